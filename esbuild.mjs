@@ -1,0 +1,30 @@
+// Bundles the two hosts (extension, CLI) and writes the config JSON Schema next to them.
+import { build } from 'esbuild';
+import { mkdir, writeFile } from 'node:fs/promises';
+
+const watch = process.argv.includes('--watch');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+  minify: process.argv.includes('--minify'),
+};
+
+await mkdir('dist', { recursive: true });
+await Promise.all([
+  build({ ...common, entryPoints: { extension: 'src/extension/activate.ts' }, outdir: 'dist', external: ['vscode'] }),
+  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
+]);
+
+// The JSON Schema comes from the same zod schema the store validates with (spec 2).
+const schemaModule = await build({
+  ...common, entryPoints: ['src/core/config/json-schema.ts'], write: false, sourcemap: false,
+});
+const mod = { exports: {} };
+new Function('module', 'exports', 'require', schemaModule.outputFiles[0].text)(mod, mod.exports, (await import('node:module')).createRequire(import.meta.url));
+await writeFile('dist/config.schema.json', JSON.stringify(mod.exports.configJsonSchema(), null, 2) + '\n');
+if (watch) console.log('watch mode is not supported; rerun npm run build');

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../core/errors.js';
+import type { AgentConfig } from '../../core/config/schema.js';
+import { json, table } from '../format.js';
+import { parseList, type CliContext } from '../main.js';
+
+function parseSlots(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of parseList(value)) {
+    const [slot, plugin, ...rest] = pair.split(':');
+    if (!slot || !plugin || rest.length) throw new UsageError(`--slots expects slot:plugin pairs, e.g. memory:example_memory (got "${pair}")`);
+    out[slot] = plugin;
+  }
+  return out;
+}
+
+export function registerAgentCommands(program: Command, ctx: CliContext): void {
+  const agent = program.command('agent').description('agents: models, tools, routes and slot overrides');
+
+  agent
+    .command('add')
+    .description('create an agent')
+    .argument('<name>')
+    .option('--model <id>', 'model id (a key of "models", or mock)')
+    .option('--tools <list>', 'comma-separated allow-list of tools (default: every built-in tool)', parseList)
+    .option('--can-message <list>', 'comma-separated agents it may message (directed routes)', parseList)
+    .option('--slots <list>', 'slot overrides, e.g. memory:example_memory,compaction:tail_only_compaction', parseSlots)
+    .option('--project <name>', 'project it belongs to')
+    .action(async (name: string, opts: { model?: string; tools?: string[]; canMessage?: string[]; slots?: Record<string, string>; project?: string }) => {
+      const pepe = await ctx.pepe();
+      const config: AgentConfig = {};
+      if (opts.model) config.model = opts.model;
+      if (opts.tools) config.tools = opts.tools;
+      if (opts.canMessage) config.can_message = opts.canMessage;
+      if (opts.slots) config.slots = opts.slots as AgentConfig['slots'];
+      if (opts.project) config.project = opts.project;
+      await pepe.agentAdd(name, config);
+      ctx.out(`added agent ${name}`);
+    });
+
+  agent
+    .command('list')
+    .description('every agent with its model, project and routes')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }) => {
+      const pepe = await ctx.pepe();
+      const agents = pepe.agentList();
+      if (opts.json) return ctx.out(json(agents));
+      if (!agents.length) return ctx.out('no agents yet: pepe agent add NAME --model mock');
+      ctx.out(table(['AGENT', 'MODEL', 'PROJECT', 'CAN MESSAGE'], agents.map((a) => [a.name, a.model, a.project, a.canMessage.join(', ') || null])));
+    });
+
+  agent
+    .command('remove')
+    .description('delete an agent (its routes from other agents go too)')
+    .argument('<name>')
+    .action(async (name: string) => {
+      const pepe = await ctx.pepe();
+      const { routesRemoved } = await pepe.agentRemove(name);
+      ctx.out(`removed agent ${name}${routesRemoved.length ? `; routes removed: ${routesRemoved.join(', ')}` : ''}`);
+    });
+}

@@ -1,0 +1,96 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError, PepeError, errorMessage } from '../core/errors.js';
+import { createPepe, type Pepe } from '../core/pepe.js';
+import { registerAgentCommands } from './commands/agent.js';
+import { registerDoctorCommand } from './commands/doctor.js';
+import { registerPluginCommands } from './commands/plugin.js';
+import { registerSlotCommands } from './commands/slot.js';
+
+/** Shared by every command: how to build the core for this invocation. */
+export interface CliContext {
+  pepe(): Promise<Pepe>;
+  out(text: string): void;
+}
+
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('pepe')
+    .description('Pepe: a team of AI agents with exclusive slots, routes and a permission barrier.')
+    .option('--home <dir>', 'PEPE_HOME to use (default: $PEPE_HOME, then ~/.pepe)')
+    .option('--verbose', 'print error details')
+    .showHelpAfterError('(run pepe --help for usage)')
+    .exitOverride();
+  registerSlotCommands(program, ctx);
+  registerPluginCommands(program, ctx);
+  registerAgentCommands(program, ctx);
+  registerDoctorCommand(program, ctx);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let pepe: Pepe | undefined;
+  let verbose = argv.includes('--verbose');
+  let code = 0;
+  const ctx: CliContext = {
+    pepe: async () => {
+      const home = program.opts<{ home?: string }>().home;
+      pepe ??= await createPepe({ home });
+      return pepe;
+    },
+    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  };
+  const program = buildProgram(ctx);
+  // Commander's own usage errors (unknown option, missing argument) exit 2 (spec 9.1).
+  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    code = Number(process.exitCode ?? 0);
+  } catch (e) {
+    verbose ||= !!program.opts<{ verbose?: boolean }>().verbose;
+    code = report(e, verbose);
+  } finally {
+    pepe?.dispose();
+  }
+  return code;
+}
+
+function report(e: unknown, verbose: boolean): number {
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return 0;
+    return 2;
+  }
+  if (e instanceof ConfigError && e.problems.length > 1) {
+    process.stderr.write(`pepe: ${e.file} is invalid; Pepe left it unchanged:\n${e.problems.map((p) => `  ${p}`).join('\n')}\n`);
+    return 2;
+  }
+  if (e instanceof PepeError) {
+    process.stderr.write(`pepe: ${e.message}\n`);
+    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    return e.exitCode;
+  }
+  process.stderr.write(`pepe: ${errorMessage(e)}\n`);
+  if (verbose && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  return 1;
+}
+
+export const parseList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export const scopeOptions = (cmd: Command): Command =>
+  cmd
+    .addOption(new Option('--agent <name>', 'for one agent').conflicts('project'))
+    .addOption(new Option('--project <name>', 'for one project').conflicts('agent'));
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`pepe: ${errorMessage(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import type { PepeConfig } from './config/schema.js';
+import type { PepePaths } from './paths.js';
+import { BuiltinMemory } from './slots/builtin/memory.js';
+import { BuiltinSandbox, DEFAULT_MAX_OUTPUT_CHARS, type SandboxRunOptions, type SandboxRunResult } from './slots/builtin/sandbox.js';
+import { BuiltinWebSearch, DEFAULT_WEB_SEARCH_ENDPOINT } from './slots/builtin/web-search.js';
+
+/**
+ * Where a surface can take over how the built-in sandbox runs a command (the VS Code
+ * integrated terminal, spec 9.2). It must run the real process and report exactly what it saw.
+ */
+export interface SandboxSurface {
+  run(agent: string | null, program: string, argv: string[], opts: SandboxRunOptions, runDirect: (opts: SandboxRunOptions) => Promise<SandboxRunResult>): Promise<SandboxRunResult>;
+}
+
+/** The built-in occupants that need state (caches) or configuration. */
+export class Builtins {
+  readonly memory: BuiltinMemory;
+  readonly webSearch: BuiltinWebSearch;
+  readonly sandbox: BuiltinSandbox;
+
+  constructor(paths: PepePaths, config: () => PepeConfig, private readonly surface?: SandboxSurface) {
+    this.memory = new BuiltinMemory(paths.agents);
+    this.webSearch = new BuiltinWebSearch(() => config().web_search?.endpoint ?? DEFAULT_WEB_SEARCH_ENDPOINT);
+    this.sandbox = new BuiltinSandbox(() => config().sandbox?.wrapper);
+    this.maxOutput = () => config().sandbox?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_CHARS;
+  }
+  private readonly maxOutput: () => number;
+
+  runSandbox(agent: string | null, program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
+    const full = { maxOutputChars: this.maxOutput(), ...opts };
+    const direct = (o: SandboxRunOptions) => this.sandbox.run(program, argv, o);
+    return this.surface ? this.surface.run(agent, program, argv, full, direct) : direct(full);
+  }
+}

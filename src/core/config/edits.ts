@@ -1,0 +1,94 @@
+import { UsageError } from '../errors.js';
+import type { SlotName } from '../slots/names.js';
+import { NAME_PATTERN, type AgentConfig } from './schema.js';
+
+/**
+ * Edits applied to the raw config document inside ConfigStore.update (so unknown keys survive).
+ * Each validates what it can against the document it is given, which is the fresh one under the lock.
+ */
+
+type Raw = Record<string, unknown>;
+
+function objectAt(raw: Raw, ...keys: string[]): Raw {
+  let node = raw;
+  for (const key of keys) {
+    const next = node[key];
+    if (next === undefined || next === null) node[key] = {};
+    else if (typeof next !== 'object' || Array.isArray(next)) throw new UsageError(`config.json: ${keys.join('.')} is not an object; fix it by hand first`);
+    node = node[key] as Raw;
+  }
+  return node;
+}
+
+function pruneEmpty(raw: Raw, ...keys: string[]): void {
+  // Removes now-empty containers on the path, deepest first, so clear leaves no litter.
+  for (let depth = keys.length; depth > 0; depth--) {
+    let node: unknown = raw;
+    for (const k of keys.slice(0, depth - 1)) node = (node as Raw)?.[k];
+    const last = keys[depth - 1]!;
+    const child = (node as Raw | undefined)?.[last];
+    if (child && typeof child === 'object' && !Array.isArray(child) && Object.keys(child).length === 0) delete (node as Raw)[last];
+    else break;
+  }
+}
+
+export type SlotTarget = { agent?: string; project?: string };
+
+function slotPath(target: SlotTarget): string[] {
+  if (target.agent) return ['agents', target.agent, 'slots'];
+  if (target.project) return ['projects', target.project, 'default_slots'];
+  return ['slots'];
+}
+
+export function agentExists(raw: Raw, agent: string): boolean {
+  const agents = raw.agents as Raw | undefined;
+  return !!agents && Object.prototype.hasOwnProperty.call(agents, agent);
+}
+
+export function setSlot(raw: Raw, slot: SlotName, plugin: string, target: SlotTarget): void {
+  if (target.agent && !agentExists(raw, target.agent)) throw new UsageError(`unknown agent "${target.agent}"; add it first with: pepe agent add ${target.agent}`);
+  objectAt(raw, ...slotPath(target))[slot] = plugin;
+}
+
+/** Returns the plugin name that was configured, or null when there was nothing to clear. */
+export function clearSlot(raw: Raw, slot: SlotName, target: SlotTarget): string | null {
+  if (target.agent && !agentExists(raw, target.agent)) throw new UsageError(`unknown agent "${target.agent}"`);
+  const path = slotPath(target);
+  let node: unknown = raw;
+  for (const k of path) node = (node as Raw | undefined)?.[k];
+  if (!node || typeof node !== 'object') return null;
+  const previous = (node as Raw)[slot];
+  delete (node as Raw)[slot];
+  pruneEmpty(raw, ...path);
+  return typeof previous === 'string' ? previous : null;
+}
+
+export function assertName(kind: 'agent' | 'project', name: string): void {
+  if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": use letters, digits, '_', '-' or '.', starting with a letter or digit`);
+}
+
+export function addAgent(raw: Raw, name: string, agent: AgentConfig): void {
+  assertName('agent', name);
+  if (agentExists(raw, name)) throw new UsageError(`agent "${name}" already exists; remove it first or edit config.json`);
+  for (const target of agent.can_message ?? []) {
+    if (target !== name && !agentExists(raw, target)) throw new UsageError(`cannot route ${name} → ${target}: there is no agent "${target}"; add it first`);
+  }
+  if (agent.project) assertName('project', agent.project);
+  objectAt(raw, 'agents')[name] = agent;
+}
+
+export function removeAgent(raw: Raw, name: string): { routesRemoved: string[] } {
+  if (!agentExists(raw, name)) throw new UsageError(`unknown agent "${name}"`);
+  const agents = raw.agents as Raw;
+  delete agents[name];
+  // Routes pointing at a removed agent would be stale; drop them and say so.
+  const routesRemoved: string[] = [];
+  for (const [from, cfg] of Object.entries(agents)) {
+    const list = (cfg as Raw | null)?.can_message;
+    if (Array.isArray(list) && list.includes(name)) {
+      (cfg as Raw).can_message = list.filter((t) => t !== name);
+      routesRemoved.push(`${from} → ${name}`);
+    }
+  }
+  return { routesRemoved };
+}

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+
+/** `agents.triage.tools[0]` from a zod path. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || '(top level)';
+}
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+
+/** One line a person can act on: where, what is wrong, and what to do. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = jsonPath(issue.path);
+  switch (issue.code) {
+    case 'invalid_type': {
+      const expected = String(issue.expected);
+      return `${where}: expected ${article(expected)}; make it ${article(expected)}`;
+    }
+    case 'invalid_value':
+      return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `${where}: unknown keys ${issue.keys.join(', ')}; remove them`;
+    case 'invalid_key':
+      return `${where}: invalid key: ${issue.issues.map((i) => i.message).join('; ')}; rename it`;
+    default:
+      return `${where}: ${issue.message}`;
+  }
+}
+
+/** Turns JSON.parse's "at position N" into a line and column. */
+export function describeParseError(text: string, error: Error): string {
+  const m = /position (\d+)/.exec(error.message);
+  if (!m) return `not valid JSON (${error.message})`;
+  const pos = Number(m[1]);
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const column = pos - before.lastIndexOf('\n');
+  return `not valid JSON at line ${line}, column ${column} (${error.message.replace(/ in JSON at position \d+.*$/, '')})`;
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { SLOT_NAMES } from '../slots/names.js';
+
+/**
+ * The one configuration file (spec 2). Every object is "loose": unknown keys survive a
+ * round trip (forward compatibility) and are reported by `unknownKeys` / `pepe doctor`.
+ */
+
+export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const name = (what: string) =>
+  z.string().regex(NAME_PATTERN, { message: `a ${what} name uses letters, digits, '_', '-' or '.', starting with a letter or digit` });
+
+export const SlotName = z.enum(SLOT_NAMES);
+export const SlotOverrides = z.partialRecord(SlotName, z.string().min(1));
+
+export const Tier = z.enum(['normal', 'low_compute', 'critical', 'dead']);
+export type Tier = z.infer<typeof Tier>;
+
+export const HeartbeatConfig = z.looseObject({
+  every_minutes: z.number().positive(),
+  active_hours: z.string().regex(/^\d{2}:\d{2}-\d{2}:\d{2}$/, { message: 'use HH:MM-HH:MM, e.g. "09:00-18:00"' }).optional(),
+  prompt: z.string().optional(),
+});
+
+export const AgentConfig = z.looseObject({
+  model: z.string().min(1).optional(),
+  model_chain: z.array(z.string().min(1)).optional(),
+  tools: z.array(z.string().min(1)).optional(),
+  can_message: z.array(name('agent')).optional(),
+  slots: SlotOverrides.optional(),
+  project: name('project').optional(),
+  system_prompt: z.string().optional(),
+  auto_approve: z.union([z.literal('*'), z.array(z.string().min(1))]).optional(),
+  trust_untrusted_content: z.boolean().optional(),
+  heartbeat: HeartbeatConfig.optional(),
+  core: z.string().min(1).optional(),
+});
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
+export const ProjectConfig = z.looseObject({
+  default_slots: SlotOverrides.optional(),
+  spend_cap_usd: z.number().nonnegative().optional(),
+  tier_thresholds: z
+    .looseObject({
+      low_compute: z.number().positive().optional(),
+      critical: z.number().positive().optional(),
+      dead: z.number().positive().optional(),
+    })
+    .optional(),
+});
+export type ProjectConfig = z.infer<typeof ProjectConfig>;
+
+export const ModelConfig = z.looseObject({
+  provider: z.enum(['openai', 'openai-compatible', 'anthropic', 'mock']),
+  model: z.string().min(1),
+  base_url: z.string().url().optional(),
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'name an environment variable, e.g. "OPENAI_API_KEY"' }).optional(),
+  context_window: z.number().int().positive().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+  price: z
+    .looseObject({
+      input_per_mtok: z.number().nonnegative().optional(),
+      output_per_mtok: z.number().nonnegative().optional(),
+    })
+    .optional(),
+});
+export type ModelConfig = z.infer<typeof ModelConfig>;
+
+export const PepeConfig = z.looseObject({
+  $schema: z.string().optional(),
+  slots: SlotOverrides.optional(),
+  agents: z.record(name('agent'), AgentConfig).optional(),
+  projects: z.record(name('project'), ProjectConfig).optional(),
+  models: z.record(z.string().min(1), ModelConfig).optional(),
+  default_model_chain: z.array(z.string().min(1)).optional(),
+  sandbox: z
+    .looseObject({
+      wrapper: z.string().min(1).optional(),
+      timeout_ms: z.number().int().positive().optional(),
+      max_output_bytes: z.number().int().positive().optional(),
+    })
+    .optional(),
+  web_search: z.looseObject({ endpoint: z.string().url().optional() }).optional(),
+  secrets: z.looseObject({ expose_env: z.array(z.string()).optional() }).optional(),
+  limits: z
+    .looseObject({
+      max_hops: z.number().int().positive().optional(),
+      max_steps: z.number().int().positive().optional(),
+    })
+    .optional(),
+  slot_deadlines_ms: z.partialRecord(SlotName, z.number().int().positive()).optional(),
+});
+export type PepeConfig = z.infer<typeof PepeConfig>;

@@ -1,0 +1,64 @@
+import { basename } from 'node:path';
+import type { ConfigSnapshot } from './config/store.js';
+import type { PluginInfo } from './plugins/registry.js';
+import type { SlotService } from './slots/slot-service.js';
+
+export interface DoctorFinding {
+  level: 'problem' | 'warning';
+  area: 'config' | 'slot' | 'plugin' | 'route' | 'model';
+  message: string;
+}
+
+/** `pepe doctor` (spec 3.4, 9.1): the same availability check as `slot list`, across every scope. */
+export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[], slots: SlotService, env: NodeJS.ProcessEnv): Promise<DoctorFinding[]> {
+  const findings: DoctorFinding[] = [];
+  const { config } = snapshot;
+  const agents = Object.keys(config.agents ?? {});
+
+  for (const key of snapshot.unknown) {
+    findings.push({ level: 'problem', area: 'config', message: `unknown key "${key}" in config.json (kept as is; remove it or check its spelling)` });
+  }
+  for (const p of plugins) {
+    if (p.error) findings.push({ level: 'problem', area: 'plugin', message: `plugin file ${basename(p.file)}: ${p.error}` });
+  }
+
+  const scopes: { label: string; target: { agent?: string; project?: string } }[] = [{ label: 'install-wide', target: {} }];
+  for (const project of Object.keys(config.projects ?? {})) scopes.push({ label: `project ${project}`, target: { project } });
+  for (const agent of agents) scopes.push({ label: `agent ${agent}`, target: { agent } });
+  const reported = new Set<string>();
+  for (const scope of scopes) {
+    for (const s of await slots.status(scope.target)) {
+      if (s.status !== 'default-instead') continue;
+      // An install-wide problem shows once, not again for every agent that inherits it.
+      const key = `${s.slot}\u0000${s.configured}\u0000${s.scope}`;
+      if (s.scope !== 'agent' && reported.has(key)) continue;
+      reported.add(key);
+      findings.push({ level: 'problem', area: 'slot', message: `${s.slot} (${scope.label}, set at ${s.scope} level): using the default instead: ${s.reason}` });
+    }
+  }
+
+  for (const [from, agent] of Object.entries(config.agents ?? {})) {
+    for (const to of agent.can_message ?? []) {
+      if (!agents.includes(to)) findings.push({ level: 'problem', area: 'route', message: `route ${from} → ${to} names an unknown agent "${to}"` });
+    }
+    if (agent.can_message?.length && agent.tools && !agent.tools.includes('send_to_agent')) {
+      findings.push({ level: 'warning', area: 'route', message: `agent ${from} has routes but not the send_to_agent tool, so it cannot use them` });
+    }
+    for (const id of agent.model_chain ?? (agent.model ? [agent.model] : [])) {
+      if (!knownModel(id, config.models ?? {})) findings.push({ level: 'problem', area: 'model', message: `agent ${from} uses unknown model "${id}" (add it under "models", or use "mock")` });
+    }
+  }
+  for (const id of config.default_model_chain ?? []) {
+    if (!knownModel(id, config.models ?? {})) findings.push({ level: 'problem', area: 'model', message: `default_model_chain names unknown model "${id}"` });
+  }
+  for (const [id, model] of Object.entries(config.models ?? {})) {
+    if (model.api_key_env && !env[model.api_key_env]) {
+      findings.push({ level: 'warning', area: 'model', message: `model ${id}: environment variable ${model.api_key_env} is not set` });
+    }
+  }
+  return findings;
+}
+
+function knownModel(id: string, models: Record<string, unknown>): boolean {
+  return id in models || id === 'mock' || id.startsWith('mock:') || id.startsWith('vscode:');
+}

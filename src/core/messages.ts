@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Conversation messages: a discriminated union on `role`. Objects are loose so a plugin or a later
+ * version may carry extra fields (metadata) without them being dropped on the way through.
+ */
+export const ToolCall = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.unknown(),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
+export const UserMessage = z.looseObject({ role: z.literal('user'), content: z.string() });
+export const AssistantMessage = z.looseObject({
+  role: z.literal('assistant'),
+  content: z.string(),
+  tool_calls: z.array(ToolCall).optional(),
+});
+export const ToolMessage = z.looseObject({
+  role: z.literal('tool'),
+  tool_call_id: z.string(),
+  name: z.string(),
+  content: z.string(),
+  is_error: z.boolean().optional(),
+});
+
+export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);
+export type Message = z.infer<typeof Message>;
+export type AssistantMessage = z.infer<typeof AssistantMessage>;
+export type ToolMessage = z.infer<typeof ToolMessage>;

@@ -1,0 +1,252 @@
+import { mkdirSync } from 'node:fs';
+import { Builtins, type SandboxSurface } from './builtins.js';
+import { addAgent, clearSlot, removeAgent, setSlot, type SlotTarget } from './config/edits.js';
+import type { AgentConfig, PepeConfig } from './config/schema.js';
+import { ConfigStore, type ConfigSnapshot } from './config/store.js';
+import { runDoctor, type DoctorFinding } from './doctor.js';
+import { UsageError } from './errors.js';
+import { EventLog } from './log.js';
+import type { Message } from './messages.js';
+import { pepePaths, resolveHome, type PepePaths } from './paths.js';
+import { installPlugin, removePlugin } from './plugins/install.js';
+import { PluginRegistry, type InProcessPlugin, type PluginInfo } from './plugins/registry.js';
+import { scrubEnv, secretValues } from './secrets/scrub.js';
+import { candidatesFor } from './slots/availability.js';
+import { DEFAULT_SANDBOX_TIMEOUT_MS } from './slots/builtin/sandbox.js';
+import { staticChain } from './slots/builtin/model-select.js';
+import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
+import { projectOf, type ResolveTarget } from './slots/resolve.js';
+import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotStatus } from './slots/slot-service.js';
+
+export interface CreatePepeOptions {
+  /** PEPE_HOME; defaults to $PEPE_HOME, then ~/.pepe. */
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Shows built-in sandbox commands as they run (VS Code terminal). */
+  sandboxSurface?: SandboxSurface;
+  /** Where plugins' console output goes (default: the log file). */
+  onPluginOutput?: (plugin: string, text: string) => void;
+}
+
+export interface SlotTestInput {
+  agent?: string;
+  project?: string;
+  query?: string;
+  command?: string[];
+}
+
+/** What `pepe slot test` prints. A refused sandbox call has `refused` set and `result` null. */
+export type SlotTestResult = Omit<SlotAnswer<unknown>, 'result'> & { result: unknown; refused?: string };
+
+/**
+ * The facade both hosts use (spec: one core, two surfaces). The CLI and the extension build one
+ * of these and render what it returns; neither computes slot state or refusals on its own.
+ */
+export class Pepe {
+  readonly paths: PepePaths;
+  readonly store: ConfigStore;
+  readonly log: EventLog;
+  readonly registry: PluginRegistry;
+  readonly slots: SlotService;
+  readonly builtins: Builtins;
+  readonly env: NodeJS.ProcessEnv;
+  private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [] };
+
+  constructor(options: CreatePepeOptions = {}) {
+    this.env = options.env ?? process.env;
+    this.paths = pepePaths(resolveHome(options.home, this.env));
+    this.store = new ConfigStore(this.paths.config);
+    this.log = new EventLog(this.paths.logs, () => secretValues(this.env, this.config));
+    this.registry = new PluginRegistry(this.paths.plugins, {
+      env: scrubEnv(this.env, {}),
+      onOutput: options.onPluginOutput ?? ((plugin, text) => this.log.write({ kind: 'plugin_output', plugin, text })),
+    });
+    this.slots = new SlotService({ config: () => this.config, registry: this.registry, log: this.log });
+    this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface);
+  }
+
+  get config(): PepeConfig {
+    return this.snapshot.config;
+  }
+
+  get configSnapshot(): ConfigSnapshot {
+    return this.snapshot;
+  }
+
+  /** Re-reads config.json; throws ConfigError (and keeps the previous snapshot) when it is broken. */
+  async reload(): Promise<ConfigSnapshot> {
+    this.snapshot = await this.store.read();
+    return this.snapshot;
+  }
+
+  private async edit<T>(mutate: (raw: Record<string, unknown>, current: PepeConfig) => T): Promise<T> {
+    const result = await this.store.update(mutate);
+    await this.reload();
+    return result;
+  }
+
+  // ---- slots ----
+
+  slotList(target: ResolveTarget = {}): Promise<SlotStatus[]> {
+    this.assertTarget(target);
+    return this.slots.status(target);
+  }
+
+  async slotSet(slot: string, plugin: string, target: SlotTarget = {}): Promise<void> {
+    const name = this.slotName(slot);
+    this.assertTarget(target);
+    const plugins = await this.registry.list();
+    const { eligible } = candidatesFor(name, plugins);
+    if (!eligible.some((p) => p.name === plugin)) {
+      const installed = plugins.find((p) => p.name === plugin && !p.error);
+      const why = installed ? `plugin "${plugin}" claims slot "${installed.slot}", not "${name}"` : `no installed plugin is named "${plugin}"`;
+      const offer = eligible.length ? `plugins that claim ${name}: ${eligible.map((p) => p.name).join(', ')}` : `no installed plugin claims ${name}; install one with pepe plugin install PATH`;
+      throw new UsageError(`${why}; ${offer}`);
+    }
+    await this.edit((raw) => setSlot(raw, name, plugin, target));
+  }
+
+  async slotClear(slot: string, target: SlotTarget = {}): Promise<string | null> {
+    const name = this.slotName(slot);
+    this.assertTarget(target);
+    return this.edit((raw) => clearSlot(raw, name, target));
+  }
+
+  /** Calls a slot exactly as the runtime will (resolution + guard) and reports who answered. */
+  async slotTest(slot: string, input: SlotTestInput = {}): Promise<SlotTestResult> {
+    const name = this.slotName(slot);
+    this.assertTarget(input);
+    const agent = input.agent ?? null;
+    const agentConfig = agent ? this.config.agents?.[agent] ?? {} : {};
+    const needQuery = () => {
+      if (!input.query) throw new UsageError(`slot test ${name} needs --query TEXT`);
+      return input.query;
+    };
+    switch (name) {
+      case 'memory': {
+        const query = needQuery();
+        const who = agent ?? 'default';
+        return this.slots.memorySearch(who, query, { limit: 20 }, () => this.builtins.memory.search(who, query, { limit: 20 }));
+      }
+      case 'web_search': {
+        const query = needQuery();
+        return this.slots.webSearch(agent, query, { limit: 10 }, () => this.builtins.webSearch.search(query, { limit: 10 }));
+      }
+      case 'sandbox': {
+        const [program, ...argv] = input.command ?? [];
+        if (!program) throw new UsageError('slot test sandbox needs a command after --, e.g. pepe slot test sandbox -- env');
+        const opts = { cwd: process.cwd(), env: scrubEnv(this.env, this.config), timeoutMs: this.config.sandbox?.timeout_ms ?? DEFAULT_SANDBOX_TIMEOUT_MS };
+        try {
+          return await this.slots.sandboxRun(agent, program, argv, opts, async () => {
+            const r = await this.builtins.runSandbox(agent, program, argv, opts);
+            return { output: r.output, exitStatus: r.exitStatus };
+          });
+        } catch (e) {
+          if (!(e instanceof SandboxRefusedError)) throw e;
+          return { slot: name, occupant: e.occupant, answeredBy: 'none (refused)', fallback: e.fallback, durationMs: e.durationMs, result: null, refused: e.message };
+        }
+      }
+      case 'model_select':
+        return this.slots.modelChain(agent ?? 'default', agentConfig, this.usageTiers(), async () => staticChain(this.config, agent ? this.config.agents?.[agent] : undefined));
+      case 'heartbeat_interval': {
+        const project = projectOf(this.config, input);
+        return this.slots.heartbeatAllowed(agent, project, this.usageTiers(), async () => true);
+      }
+      case 'compaction': {
+        const messages = sampleConversation();
+        const model = staticChain(this.config, agent ? this.config.agents?.[agent] : undefined)[0] ?? { id: 'mock', provider: 'mock', model: 'mock' };
+        // Until the runtime's summarising built-in lands, the built-in returns the messages unchanged,
+        // which is what spec 4.5 requires of it whenever it cannot summarise.
+        return this.slots.compact(agent, { messages, model, agentConfig: agent ? agentConfig : null, sessionKey: null }, async () => messages);
+      }
+      case 'harness':
+        throw new UsageError('the harness answers whole turns, not single calls: test it with pepe run AGENT "hello"');
+    }
+  }
+
+  /** Tier per project for model_select / heartbeat occupants (spec 4.6); every project is "normal" until usage is recorded. */
+  usageTiers(): Record<string, string> {
+    const tiers: Record<string, string> = { '': 'normal' };
+    for (const p of Object.keys(this.config.projects ?? {})) tiers[p] = 'normal';
+    return tiers;
+  }
+
+  // ---- plugins ----
+
+  pluginList(): Promise<PluginInfo[]> {
+    return this.registry.list();
+  }
+
+  pluginInstall(path: string): Promise<PluginInfo> {
+    return installPlugin(this.registry, path);
+  }
+
+  pluginRemove(name: string): Promise<PluginInfo> {
+    return removePlugin(this.registry, name);
+  }
+
+  /** Spec 3.4: another VS Code extension's occupant; it shows up like an installed plugin. */
+  registerSlotOccupant(plugin: InProcessPlugin): () => void {
+    return this.registry.registerInProcess(plugin);
+  }
+
+  // ---- agents ----
+
+  async agentAdd(name: string, agent: AgentConfig): Promise<void> {
+    for (const [slot, plugin] of Object.entries(agent.slots ?? {})) {
+      const { eligible } = candidatesFor(this.slotName(slot), await this.registry.list());
+      if (!eligible.some((p) => p.name === plugin)) {
+        throw new UsageError(`--slots ${slot}:${plugin}: no installed plugin named "${plugin}" claims ${slot}${eligible.length ? ` (these do: ${eligible.map((p) => p.name).join(', ')})` : ''}`);
+      }
+    }
+    mkdirSync(`${this.paths.agents}/${name}`, { recursive: true });
+    await this.edit((raw) => addAgent(raw, name, agent));
+  }
+
+  agentRemove(name: string): Promise<{ routesRemoved: string[] }> {
+    return this.edit((raw) => removeAgent(raw, name));
+  }
+
+  agentList(): { name: string; model: string | null; project: string | null; tools: string[] | null; canMessage: string[] }[] {
+    return Object.entries(this.config.agents ?? {}).map(([name, a]) => ({
+      name,
+      model: a.model ?? a.model_chain?.join(' → ') ?? null,
+      project: a.project ?? null,
+      tools: a.tools ?? null,
+      canMessage: a.can_message ?? [],
+    }));
+  }
+
+  // ---- health ----
+
+  async doctor(): Promise<DoctorFinding[]> {
+    return runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env);
+  }
+
+  dispose(): void {
+    this.registry.dispose();
+  }
+
+  private slotName(slot: string): SlotName {
+    if (!isSlotName(slot)) throw new UsageError(`unknown slot "${slot}"; the slots are: ${SLOT_NAMES.join(', ')}`);
+    return slot;
+  }
+
+  private assertTarget(target: { agent?: string | null; project?: string | null }): void {
+    if (target.agent && !this.config.agents?.[target.agent]) throw new UsageError(`unknown agent "${target.agent}"; see pepe agent list`);
+  }
+}
+
+export async function createPepe(options: CreatePepeOptions = {}): Promise<Pepe> {
+  const pepe = new Pepe(options);
+  await pepe.reload();
+  return pepe;
+}
+
+function sampleConversation(): Message[] {
+  const messages: Message[] = [{ role: 'system', content: 'You are a test agent.' }];
+  for (let i = 1; i <= 15; i++) {
+    messages.push({ role: 'user', content: `question ${i}` }, { role: 'assistant', content: `answer ${i}` });
+  }
+  return messages;
+}

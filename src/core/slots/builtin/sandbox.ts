@@ -1,0 +1,96 @@
+import { constants } from 'node:os';
+import { execa } from 'execa';
+import type { SandboxResult } from '../contracts.js';
+import { OutputCap } from './output-cap.js';
+
+export interface SandboxRunOptions {
+  cwd: string;
+  /** Already scrubbed of secrets (spec 8); the child inherits nothing else. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Live output, for surfaces that show the command as it runs (the VS Code terminal). */
+  onData?: (chunk: string) => void;
+  maxOutputChars?: number;
+}
+
+export interface SandboxRunResult extends SandboxResult {
+  timedOut: boolean;
+  cancelled: boolean;
+}
+
+export const DEFAULT_SANDBOX_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_OUTPUT_CHARS = 128 * 1024;
+
+/**
+ * The built-in sandbox occupant (spec 3.5): runs the program directly with execa (no shell unless
+ * the caller asks for one), or as `wrapper program argv…` when `sandbox.wrapper` is set. Output is
+ * stdout and stderr interleaved, capped keeping head and tail; the exit status is exact (128+n for
+ * a signal, 127 when the program does not exist); at the deadline the whole process group is killed.
+ */
+export class BuiltinSandbox {
+  constructor(private readonly wrapper: () => string | undefined = () => undefined) {}
+
+  async run(program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
+    const wrapper = this.wrapper();
+    const [file, args] = wrapper ? [wrapper, [program, ...argv]] : [program, argv];
+    const cap = new OutputCap(opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+    const child = execa(file, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      extendEnv: false,
+      all: true,
+      buffer: false,
+      stdin: 'ignore',
+      reject: false,
+      detached: true, // its own process group, so a deadline kills grandchildren too
+      encoding: 'utf8',
+    });
+    let timedOut = false;
+    let cancelled = false;
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, opts.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      killGroup();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.all?.setEncoding('utf8');
+    child.all?.on('data', (chunk: string) => {
+      cap.push(chunk);
+      opts.onData?.(chunk);
+    });
+    const result = await child;
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+
+    let exitStatus: number;
+    let output = cap.text();
+    if ((result as { code?: string }).code === 'ENOENT') {
+      exitStatus = 127;
+      output += `${output ? '\n' : ''}${file}: command not found`;
+    } else if (typeof result.exitCode === 'number') {
+      exitStatus = result.exitCode;
+    } else if (result.signal) {
+      exitStatus = 128 + (constants.signals[result.signal as keyof typeof constants.signals] ?? 0);
+    } else {
+      exitStatus = 1;
+      output += `${output ? '\n' : ''}${result.message}`;
+    }
+    if (timedOut) output += `\n[pepe: timed out after ${opts.timeoutMs} ms; the process group was killed]`;
+    if (cancelled) output += '\n[pepe: cancelled; the process group was killed]';
+    return { output, exitStatus, timedOut, cancelled };
+  }
+}

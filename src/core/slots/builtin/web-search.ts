@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { WebHit } from '../contracts.js';
+
+export const DEFAULT_WEB_SEARCH_ENDPOINT = 'https://api.duckduckgo.com/';
+
+interface Topic {
+  Text?: string;
+  FirstURL?: string;
+  Name?: string;
+  Topics?: Topic[];
+}
+const Topic: z.ZodType<Topic> = z.lazy(() =>
+  z.looseObject({
+    Text: z.string().optional(),
+    FirstURL: z.string().optional(),
+    Name: z.string().optional(),
+    Topics: z.array(Topic).optional(),
+  }),
+);
+
+// The Instant Answer API returns "" for absent fields; everything is optional here.
+const InstantAnswer = z.looseObject({
+  Heading: z.string().optional(),
+  AbstractText: z.string().optional(),
+  AbstractURL: z.string().optional(),
+  AbstractSource: z.string().optional(),
+  Answer: z.union([z.string(), z.number(), z.looseObject({})]).optional(),
+  Definition: z.string().optional(),
+  DefinitionURL: z.string().optional(),
+  DefinitionSource: z.string().optional(),
+  Results: z.array(Topic).optional(),
+  RelatedTopics: z.array(Topic).optional(),
+});
+
+/** Splits "Title - rest" the way DuckDuckGo formats topic texts. */
+function topicHit(t: Topic): WebHit | null {
+  if (!t.Text) return null;
+  const dash = t.Text.indexOf(' - ');
+  return { title: dash > 0 ? t.Text.slice(0, dash) : null, url: t.FirstURL || null, snippet: t.Text };
+}
+
+export function mapInstantAnswer(body: unknown): WebHit[] {
+  const data = InstantAnswer.parse(body);
+  const hits: WebHit[] = [];
+  if (data.AbstractText) hits.push({ title: data.Heading || null, url: data.AbstractURL || null, snippet: data.AbstractText });
+  if (typeof data.Answer === 'string' && data.Answer) hits.push({ title: data.Heading ? `${data.Heading} (answer)` : 'Answer', url: null, snippet: data.Answer });
+  if (typeof data.Answer === 'number') hits.push({ title: 'Answer', url: null, snippet: String(data.Answer) });
+  if (data.Definition) hits.push({ title: data.DefinitionSource || 'Definition', url: data.DefinitionURL || null, snippet: data.Definition });
+  const visit = (topics: Topic[] | undefined) => {
+    for (const t of topics ?? []) {
+      if (t.Topics) visit(t.Topics);
+      const hit = topicHit(t);
+      if (hit) hits.push(hit);
+    }
+  };
+  visit(data.Results);
+  visit(data.RelatedTopics);
+  return hits;
+}
+
+/** The built-in web_search occupant (spec 3.5): the DuckDuckGo Instant Answer API. */
+export class BuiltinWebSearch {
+  constructor(private readonly endpoint: () => string = () => DEFAULT_WEB_SEARCH_ENDPOINT) {}
+
+  async search(query: string, opts: { limit?: number; signal?: AbortSignal } = {}): Promise<WebHit[]> {
+    const url = new URL(this.endpoint());
+    url.searchParams.set('q', query);
+    url.searchParams.set('format', 'json');
+    url.searchParams.set('no_html', '1');
+    url.searchParams.set('skip_disambig', '1');
+    const res = await fetch(url, { signal: opts.signal ?? AbortSignal.timeout(15_000), headers: { accept: 'application/json' } });
+    if (!res.ok) throw new Error(`web search failed: HTTP ${res.status} from ${url.host}`);
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text.trim() ? JSON.parse(text) : {};
+    } catch {
+      throw new Error(`web search failed: ${url.host} did not answer with JSON`);
+    }
+    const hits = mapInstantAnswer(body);
+    return opts.limit !== undefined ? hits.slice(0, opts.limit) : hits;
+  }
+}
