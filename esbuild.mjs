@@ -15,6 +15,9 @@ const common = {
 };
 
 await mkdir('dist', { recursive: true });
+// The sources are ES modules (package.json "type": "module"); the bundles are CommonJS, which is
+// what VS Code loads, so dist/ gets its own package.json saying so.
+await writeFile('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
 await Promise.all([
   build({ ...common, entryPoints: { extension: 'src/extension/activate.ts' }, outdir: 'dist', external: ['vscode'] }),
   build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),

@@ -83,7 +83,8 @@ export const scopeOptions = (cmd: Command): Command =>
     .addOption(new Option('--agent <name>', 'for one agent').conflicts('project'))
     .addOption(new Option('--project <name>', 'for one project').conflicts('agent'));
 
-if (require.main === module) {
+// Run only as the bundled program (dist/cli.js is CommonJS), not when tests import this module.
+if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

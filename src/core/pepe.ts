@@ -58,7 +58,7 @@ export class Pepe {
     this.store = new ConfigStore(this.paths.config);
     this.log = new EventLog(this.paths.logs, () => secretValues(this.env, this.config));
     this.registry = new PluginRegistry(this.paths.plugins, {
-      env: scrubEnv(this.env, {}),
+      env: () => scrubEnv(this.env, this.config),
       onOutput: options.onPluginOutput ?? ((plugin, text) => this.log.write({ kind: 'plugin_output', plugin, text })),
     });
     this.slots = new SlotService({ config: () => this.config, registry: this.registry, log: this.log });

@@ -22,6 +22,10 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     }
     case 'invalid_value':
       return `${where}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'too_small':
+      return `${where}: must be ${issue.origin === 'array' || issue.origin === 'string' ? `at least ${issue.minimum} long` : `${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`}`;
+    case 'too_big':
+      return `${where}: must be ${issue.origin === 'array' || issue.origin === 'string' ? `at most ${issue.maximum} long` : `${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`}`;
     case 'unrecognized_keys':
       return `${where}: unknown keys ${issue.keys.join(', ')}; remove them`;
     case 'invalid_key':
@@ -34,7 +38,11 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 /** Turns JSON.parse's "at position N" into a line and column. */
 export function describeParseError(text: string, error: Error): string {
   const m = /position (\d+)/.exec(error.message);
-  if (!m) return `not valid JSON (${error.message})`;
+  if (!m) {
+    const lines = text.split('\n').length;
+    if (/end of JSON input/.test(error.message)) return `not valid JSON: the file ends too early (at line ${lines}); something is not closed`;
+    return `not valid JSON (${error.message})`;
+  }
   const pos = Number(m[1]);
   const before = text.slice(0, pos);
   const line = before.split('\n').length;

@@ -26,7 +26,8 @@ export interface InProcessPlugin {
 }
 
 export interface PluginRegistryOptions {
-  env?: Record<string, string>;
+  /** The environment a plugin thread sees (already scrubbed of secrets), read when a worker starts. */
+  env?: () => Record<string, string>;
   loadTimeoutMs?: number;
   memoryLimitMb?: number;
   onOutput?: (plugin: string, text: string) => void;
@@ -141,7 +142,7 @@ export class PluginRegistry {
       const worker = new PluginWorker(file, {
         code,
         version: stamp,
-        env: this.options.env,
+        env: this.options.env?.(),
         loadTimeoutMs: this.options.loadTimeoutMs,
         memoryLimitMb: this.options.memoryLimitMb,
         onOutput: (text) => this.options.onOutput?.(basename(file), text),

@@ -33,9 +33,11 @@ export class BuiltinSandbox {
 
   async run(program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
     const wrapper = this.wrapper();
-    const [file, args] = wrapper ? [wrapper, [program, ...argv]] : [program, argv];
+    const command = wrapper ? [wrapper, program, ...argv] : [program, ...argv];
     const cap = new OutputCap(opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-    const child = execa(file, args, {
+    // Two pipes cannot keep the order in which a program interleaves stdout and stderr, so stderr
+    // is joined to stdout inside the child. The shell only execs its arguments; it parses nothing.
+    const child = execa('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...command], {
       cwd: opts.cwd,
       env: opts.env,
       extendEnv: false,
@@ -78,10 +80,7 @@ export class BuiltinSandbox {
 
     let exitStatus: number;
     let output = cap.text();
-    if ((result as { code?: string }).code === 'ENOENT') {
-      exitStatus = 127;
-      output += `${output ? '\n' : ''}${file}: command not found`;
-    } else if (typeof result.exitCode === 'number') {
+    if (typeof result.exitCode === 'number') {
       exitStatus = result.exitCode;
     } else if (result.signal) {
       exitStatus = 128 + (constants.signals[result.signal as keyof typeof constants.signals] ?? 0);

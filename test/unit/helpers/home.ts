@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPepe, type CreatePepeOptions, type Pepe } from '../../../src/core/pepe.js';
+
+/** A throwaway PEPE_HOME on disk, removed after the test. */
+export class TempHome {
+  readonly dir = mkdtempSync(join(tmpdir(), 'pepe-test-'));
+  private opened: Pepe[] = [];
+
+  get config(): string {
+    return join(this.dir, 'config.json');
+  }
+
+  get plugins(): string {
+    return join(this.dir, 'plugins');
+  }
+
+  writeConfig(value: unknown): void {
+    writeFileSync(this.config, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  }
+
+  writePlugin(fileName: string, source: string): string {
+    mkdirSync(this.plugins, { recursive: true });
+    const file = join(this.plugins, fileName);
+    writeFileSync(file, source);
+    return file;
+  }
+
+  writeAgentFile(agent: string, fileName: string, text: string): void {
+    mkdirSync(join(this.dir, 'agents', agent), { recursive: true });
+    writeFileSync(join(this.dir, 'agents', agent, fileName), text);
+  }
+
+  async pepe(options: Omit<CreatePepeOptions, 'home'> = {}): Promise<Pepe> {
+    const pepe = await createPepe({ home: this.dir, env: {}, ...options });
+    this.opened.push(pepe);
+    return pepe;
+  }
+
+  cleanup(): void {
+    for (const p of this.opened) p.dispose();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Counts event-loop ticks to prove the calling thread stays responsive while a plugin misbehaves. */
+export class TickMonitor {
+  private last = performance.now();
+  maxGapMs = 0;
+  ticks = 0;
+  private timer = setInterval(() => {
+    const now = performance.now();
+    this.maxGapMs = Math.max(this.maxGapMs, now - this.last);
+    this.last = now;
+    this.ticks++;
+  }, 5);
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

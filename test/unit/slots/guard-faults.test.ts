@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { GUARDED_SLOTS, MISBEHAVIOURS, misbehavingPlugin, pluginName, type GuardedSlot, type Misbehaviour } from '../../fixtures/plugins/misbehaving.js';
+import { startInstantAnswerServer } from '../helpers/ddg-server.js';
+import { TempHome, TickMonitor } from '../helpers/home.js';
+
+const DEADLINE_MS = 600;
+const MARGIN_MS = 700;
+
+/** Which fallback reasons each misbehaviour may produce (a memory bomb dies of OOM or at the deadline). */
+const EXPECTED_REASON: Record<Misbehaviour, string[]> = {
+  throw: ['error'],
+  reject: ['error'],
+  sync_loop: ['timeout'],
+  never_resolves: ['timeout'],
+  malformed: ['malformed'],
+  oversized: ['malformed'],
+  process_exit: ['error'],
+  memory_bomb: ['error', 'timeout'],
+};
+
+const INPUT: Record<GuardedSlot, { query?: string; command?: string[] }> = {
+  memory: { query: 'pepe' },
+  web_search: { query: 'pepe' },
+  sandbox: { command: ['echo', 'ran'] },
+  model_select: {},
+  heartbeat_interval: {},
+  compaction: {},
+};
+
+describe('slot guard: every slot × every misbehaviour (spec 3.3)', function () {
+  this.timeout(30_000);
+  let home: TempHome;
+  let ddg: Awaited<ReturnType<typeof startInstantAnswerServer>>;
+
+  before(async () => {
+    ddg = await startInstantAnswerServer();
+  });
+  after(async () => {
+    await ddg.close();
+  });
+  beforeEach(() => {
+    home = new TempHome();
+  });
+  afterEach(() => home.cleanup());
+
+  for (const slot of GUARDED_SLOTS) {
+    for (const behaviour of MISBEHAVIOURS) {
+      const outcome = slot === 'sandbox' ? 'is refused' : 'is answered by the built-in';
+      it(`${slot} / ${behaviour}: ${outcome} within the deadline, recorded, host responsive`, async () => {
+        const name = pluginName(slot, behaviour);
+        home.writePlugin(`${name}.mjs`, misbehavingPlugin(slot, behaviour));
+        home.writeConfig({
+          slots: { [slot]: name },
+          agents: { a: { model: 'mock' } },
+          web_search: { endpoint: ddg.url },
+          slot_deadlines_ms: { [slot]: DEADLINE_MS },
+        });
+        const pepe = await home.pepe();
+        await pepe.pluginList(); // load outside the timed window, as a running host would have
+        const monitor = new TickMonitor();
+        const started = performance.now();
+        const answer = await pepe.slotTest(slot, { agent: 'a', ...INPUT[slot] });
+        const elapsed = performance.now() - started;
+        monitor.stop();
+
+        assert.equal(answer.occupant, name);
+        assert.ok(answer.fallback, 'a fallback is reported');
+        assert.ok(EXPECTED_REASON[behaviour].includes(answer.fallback.reason), `reason ${answer.fallback.reason}: ${answer.fallback.detail}`);
+        assert.ok(elapsed < DEADLINE_MS + MARGIN_MS, `answered in ${elapsed.toFixed(0)} ms`);
+        assert.ok(monitor.maxGapMs < 250, `event loop blocked for ${monitor.maxGapMs.toFixed(0)} ms`);
+        if (slot === 'sandbox') {
+          assert.equal(answer.answeredBy, 'none (refused)');
+          assert.equal(answer.result, null);
+          assert.match(answer.refused ?? '', /refused, not run outside the sandbox/);
+        } else {
+          assert.equal(answer.answeredBy, 'builtin');
+          assert.notEqual(answer.result, undefined);
+        }
+        const records = pepe.log.readAll().filter((e) => e.kind === 'slot_fallback');
+        assert.equal(records.length, 1);
+        assert.deepEqual(
+          { slot: records[0]!.kind === 'slot_fallback' && records[0]!.slot, reason: records[0]!.kind === 'slot_fallback' && records[0]!.reason },
+          { slot, reason: answer.fallback.reason },
+        );
+        const status = (await pepe.slotList({ agent: 'a' })).find((s) => s.slot === slot)!;
+        assert.equal(status.fallbacks.count, 1);
+        assert.match(status.fallbacks.lastReason ?? '', new RegExp(`^${answer.fallback.reason}:`));
+      });
+    }
+  }
+});
