@@ -3,8 +3,14 @@ import { GUARDED_SLOTS, MISBEHAVIOURS, misbehavingPlugin, pluginName, type Guard
 import { startInstantAnswerServer } from '../helpers/ddg-server.js';
 import { TempHome, TickMonitor } from '../helpers/home.js';
 
-const DEADLINE_MS = 600;
+const DEADLINE_MS = 800;
 const MARGIN_MS = 700;
+/**
+ * A plugin running on the caller's thread would block it for the whole deadline (a sync loop
+ * never yields), so any gap well under the deadline proves isolation; the slack absorbs a busy
+ * 2-core machine where the spinning worker competes with the test for CPU.
+ */
+const MAX_TICK_GAP_MS = DEADLINE_MS / 2;
 
 /** Which fallback reasons each misbehaviour may produce (a memory bomb dies of OOM or at the deadline). */
 const EXPECTED_REASON: Record<Misbehaviour, string[]> = {
@@ -67,7 +73,7 @@ describe('slot guard: every slot × every misbehaviour (spec 3.3)', function () 
         assert.ok(answer.fallback, 'a fallback is reported');
         assert.ok(EXPECTED_REASON[behaviour].includes(answer.fallback.reason), `reason ${answer.fallback.reason}: ${answer.fallback.detail}`);
         assert.ok(elapsed < DEADLINE_MS + MARGIN_MS, `answered in ${elapsed.toFixed(0)} ms`);
-        assert.ok(monitor.maxGapMs < 250, `event loop blocked for ${monitor.maxGapMs.toFixed(0)} ms`);
+        assert.ok(monitor.maxGapMs < MAX_TICK_GAP_MS, `event loop blocked for ${monitor.maxGapMs.toFixed(0)} ms`);
         if (slot === 'sandbox') {
           assert.equal(answer.answeredBy, 'none (refused)');
           assert.equal(answer.result, null);
