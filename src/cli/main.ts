@@ -1,14 +1,21 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, PepeError, errorMessage } from '../core/errors.js';
-import { createPepe, type Pepe } from '../core/pepe.js';
+import { createPepe, type CreatePepeOptions, type Pepe } from '../core/pepe.js';
 import { registerAgentCommands } from './commands/agent.js';
+import { registerApprovalCommands } from './commands/approvals.js';
+import { registerChatCommand } from './commands/chat.js';
+import { registerHeartbeatCommand } from './commands/heartbeat.js';
+import { registerRunCommand } from './commands/run.js';
+import { registerSessionCommands } from './commands/sessions.js';
+import { registerUsageCommand } from './commands/usage.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerPluginCommands } from './commands/plugin.js';
 import { registerSlotCommands } from './commands/slot.js';
 
 /** Shared by every command: how to build the core for this invocation. */
 export interface CliContext {
-  pepe(): Promise<Pepe>;
+  /** Builds the core once per invocation; the first caller's options win. */
+  pepe(options?: Omit<CreatePepeOptions, 'home'>): Promise<Pepe>;
   out(text: string): void;
 }
 
@@ -23,6 +30,12 @@ export function buildProgram(ctx: CliContext): Command {
   registerPluginCommands(program, ctx);
   registerAgentCommands(program, ctx);
   registerDoctorCommand(program, ctx);
+  registerRunCommand(program, ctx);
+  registerChatCommand(program, ctx);
+  registerApprovalCommands(program, ctx);
+  registerSessionCommands(program, ctx);
+  registerUsageCommand(program, ctx);
+  registerHeartbeatCommand(program, ctx);
   return program;
 }
 
@@ -31,9 +44,9 @@ export async function main(argv: string[]): Promise<number> {
   let verbose = argv.includes('--verbose');
   let code = 0;
   const ctx: CliContext = {
-    pepe: async () => {
+    pepe: async (options = {}) => {
       const home = program.opts<{ home?: string }>().home;
-      pepe ??= await createPepe({ home });
+      pepe ??= await createPepe({ ...options, home });
       return pepe;
     },
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Builtins, type SandboxSurface } from './builtins.js';
-import { addAgent, clearSlot, removeAgent, setSlot, type SlotTarget } from './config/edits.js';
+import { addAgent, addRoute, clearSlot, removeAgent, removeRoute, setSlot, type SlotTarget } from './config/edits.js';
+import { routeGraph, type RouteGraph } from './routing/route-graph.js';
 import type { AgentConfig, PepeConfig } from './config/schema.js';
 import { ConfigStore, type ConfigSnapshot } from './config/store.js';
 import { runDoctor, type DoctorFinding } from './doctor.js';
@@ -10,6 +12,13 @@ import type { Message } from './messages.js';
 import { pepePaths, resolveHome, type PepePaths } from './paths.js';
 import { installPlugin, removePlugin } from './plugins/install.js';
 import { PluginRegistry, type InProcessPlugin, type PluginInfo } from './plugins/registry.js';
+import type { CreateProviderOptions } from './models/factory.js';
+import { PendingApprovals, type Prompter } from './permissions/index.js';
+import { AgentRuntime, type RunTurnOptions } from './runtime/agent-runtime.js';
+import type { TurnResult } from './runtime/events.js';
+import { Heartbeat } from './runtime/heartbeat.js';
+import { SessionStore } from './runtime/session-store.js';
+import { UsageLedger } from './runtime/usage.js';
 import { scrubEnv, secretValues } from './secrets/scrub.js';
 import { candidatesFor } from './slots/availability.js';
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from './slots/builtin/sandbox.js';
@@ -26,6 +35,12 @@ export interface CreatePepeOptions {
   sandboxSurface?: SandboxSurface;
   /** Where plugins' console output goes (default: the log file). */
   onPluginOutput?: (plugin: string, text: string) => void;
+  /** How the surface asks a person (CLI: TTY prompt; VS Code: modal). Absent: nobody to ask. */
+  prompter?: Prompter | null;
+  /** Default cwd for commands and root for relative file paths (default: process.cwd()). */
+  workspace?: string;
+  /** Extra model sources (vscode.lm), retry tuning, where mock scripts are found. */
+  providerOptions?: CreateProviderOptions;
 }
 
 export interface SlotTestInput {
@@ -50,6 +65,11 @@ export class Pepe {
   readonly slots: SlotService;
   readonly builtins: Builtins;
   readonly env: NodeJS.ProcessEnv;
+  readonly sessions: SessionStore;
+  readonly usage: UsageLedger;
+  readonly pending: PendingApprovals;
+  readonly runtime: AgentRuntime;
+  readonly heartbeat: Heartbeat;
   private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [] };
 
   constructor(options: CreatePepeOptions = {}) {
@@ -63,6 +83,27 @@ export class Pepe {
     });
     this.slots = new SlotService({ config: () => this.config, registry: this.registry, log: this.log });
     this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface);
+    const secrets = () => secretValues(this.env, this.config);
+    this.sessions = new SessionStore(this.paths.sessions, secrets);
+    this.usage = new UsageLedger(this.paths.usage);
+    this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool) });
+    this.runtime = new AgentRuntime({
+      pepe: this,
+      sessions: this.sessions,
+      usage: this.usage,
+      pending: this.pending,
+      prompter: options.prompter ?? null,
+      workspace: options.workspace ?? process.cwd(),
+      // Relative `mock:<script>` paths in config.json resolve against PEPE_HOME, where the file lives.
+      providerOptions: { baseDir: this.paths.home, ...options.providerOptions },
+    });
+
+    this.heartbeat = new Heartbeat(this, join(this.paths.home, 'heartbeat.json'));
+  }
+
+  /** One turn of one agent (spec 4.1). */
+  run(opts: RunTurnOptions): Promise<TurnResult> {
+    return this.runtime.runTurn(opts);
   }
 
   get config(): PepeConfig {
@@ -164,11 +205,9 @@ export class Pepe {
     }
   }
 
-  /** Tier per project for model_select / heartbeat occupants (spec 4.6); every project is "normal" until usage is recorded. */
+  /** Tier per project for model_select / heartbeat occupants (spec 4.6). */
   usageTiers(): Record<string, string> {
-    const tiers: Record<string, string> = { '': 'normal' };
-    for (const p of Object.keys(this.config.projects ?? {})) tiers[p] = 'normal';
-    return tiers;
+    return this.usage.tiers(this.config);
   }
 
   // ---- plugins ----
@@ -203,6 +242,33 @@ export class Pepe {
     await this.edit((raw) => addAgent(raw, name, agent));
   }
 
+  /** Spec 5.2 "Always": the tool joins the agent's persisted `auto_approve`. */
+  allowAlways(agent: string, tool: string): Promise<void> {
+    return this.edit((raw) => {
+      const agents = raw.agents as Record<string, Record<string, unknown>> | undefined;
+      const cfg = agents?.[agent];
+      if (!cfg) throw new UsageError(`unknown agent "${agent}"`);
+      const current = cfg.auto_approve;
+      if (current === '*') return;
+      const list = Array.isArray(current) ? (current as string[]) : [];
+      if (!list.includes(tool)) cfg.auto_approve = [...list, tool];
+    });
+  }
+
+  /** Spec 6.1: allow `from → to` (directed). Returns false when the route already existed. */
+  routeAdd(from: string, to: string): Promise<boolean> {
+    return this.edit((raw) => addRoute(raw, from, to));
+  }
+
+  /** Returns false when there was no such route. */
+  routeRemove(from: string, to: string): Promise<boolean> {
+    return this.edit((raw) => removeRoute(raw, from, to));
+  }
+
+  routeGraph(): RouteGraph {
+    return routeGraph(this.config);
+  }
+
   agentRemove(name: string): Promise<{ routesRemoved: string[] }> {
     return this.edit((raw) => removeAgent(raw, name));
   }
@@ -224,6 +290,7 @@ export class Pepe {
   }
 
   dispose(): void {
+    this.heartbeat.stop();
     this.registry.dispose();
   }
 

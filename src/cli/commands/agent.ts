@@ -51,6 +51,25 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     });
 
   agent
+    .command('route')
+    .description('allow FROM to message TO (directed: nothing opens the other way)')
+    .argument('<from>')
+    .argument('<to>')
+    .option('--remove', 'revoke the route instead')
+    .action(async (from: string, to: string, opts: { remove?: boolean }) => {
+      const pepe = await ctx.pepe();
+      if (opts.remove) {
+        const removed = await pepe.routeRemove(from, to);
+        ctx.out(removed ? `removed route ${from} → ${to}` : `there was no route ${from} → ${to}`);
+      } else {
+        const added = await pepe.routeAdd(from, to);
+        ctx.out(added ? `${from} → ${to}` : `${from} → ${to} already existed`);
+        const graph = pepe.routeGraph();
+        if (!graph.agents.find((a) => a.name === from)?.canSend) ctx.out(`note: ${from} lacks the send_to_agent tool, so it cannot use the route yet`);
+      }
+    });
+
+  agent
     .command('remove')
     .description('delete an agent (its routes from other agents go too)')
     .argument('<name>')

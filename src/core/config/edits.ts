@@ -92,3 +92,25 @@ export function removeAgent(raw: Raw, name: string): { routesRemoved: string[] }
   }
   return { routesRemoved };
 }
+
+/** Spec 6.1/6.4: allow `from → to`. Directed: nothing opens the other way. Returns false if it existed. */
+export function addRoute(raw: Raw, from: string, to: string): boolean {
+  if (!agentExists(raw, from)) throw new UsageError(`unknown agent "${from}"; add it first with: pepe agent add ${from}`);
+  if (!agentExists(raw, to)) throw new UsageError(`cannot route ${from} → ${to}: there is no agent "${to}"`);
+  if (from === to) throw new UsageError(`an agent cannot route to itself (${from})`);
+  const agent = objectAt(raw, 'agents', from);
+  const list = Array.isArray(agent.can_message) ? (agent.can_message as string[]) : [];
+  if (list.includes(to)) return false;
+  agent.can_message = [...list, to];
+  return true;
+}
+
+/** Revokes `from → to`. Returns false if there was no such route. */
+export function removeRoute(raw: Raw, from: string, to: string): boolean {
+  if (!agentExists(raw, from)) throw new UsageError(`unknown agent "${from}"`);
+  const agent = objectAt(raw, 'agents', from);
+  const list = Array.isArray(agent.can_message) ? (agent.can_message as string[]) : [];
+  if (!list.includes(to)) return false;
+  agent.can_message = list.filter((t) => t !== to);
+  return true;
+}

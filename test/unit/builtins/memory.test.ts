@@ -31,7 +31,7 @@ describe('built-in memory (spec 3.5)', () => {
       ['USER.md', '- uses the vault CLI'],
       ['people.md', 'Dana owns the Vault migration.'],
     ]);
-    assert.ok(hits.every((h) => h.score === null && h.source === 'builtin'));
+    assert.ok(hits.every((h) => h.score === null && h.source === 'builtin'), 'hits.every((h) => h.score === null && h.source === \'builtin\')');
     assert.equal((await memory.search('a', 'vault', { limit: 2 })).length, 2);
   });
 

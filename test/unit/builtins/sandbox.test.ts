@@ -39,7 +39,7 @@ describe('built-in sandbox (spec 3.5)', function () {
     const marker = join(dir, 'grandchild-survived');
     const started = performance.now();
     const r = await sandbox.run('bash', ['-c', `(sleep 1.5; touch ${marker}) & sleep 30`], { ...opts, timeoutMs: 300 });
-    assert.ok(performance.now() - started < 2_000);
+    assert.ok(performance.now() - started < 2_000, 'performance.now() - started < 2_000');
     assert.equal(r.timedOut, true);
     assert.equal(r.exitStatus, 137);
     assert.match(r.output, /timed out after 300 ms/);
@@ -58,11 +58,11 @@ describe('built-in sandbox (spec 3.5)', function () {
   it('output is capped keeping head and tail, and streamed live', async () => {
     let streamed = 0;
     const r = await sandbox.run('bash', ['-c', 'echo HEAD; seq 1 200000; echo TAIL'], { ...opts, maxOutputChars: 1000, onData: (c) => (streamed += c.length) });
-    assert.ok(r.output.startsWith('HEAD\n'));
-    assert.ok(r.output.trimEnd().endsWith('TAIL'));
+    assert.ok(r.output.startsWith('HEAD\n'), 'r.output.startsWith(\'HEAD\\n\')');
+    assert.ok(r.output.trimEnd().endsWith('TAIL'), 'r.output.trimEnd().endsWith(\'TAIL\')');
     assert.match(r.output, /characters omitted/);
-    assert.ok(r.output.length < 1200);
-    assert.ok(streamed > 1_000_000);
+    assert.ok(r.output.length < 1200, 'r.output.length < 1200');
+    assert.ok(streamed > 1_000_000, 'streamed > 1_000_000');
     assert.equal(r.exitStatus, 0);
   });
 

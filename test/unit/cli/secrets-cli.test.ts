@@ -39,7 +39,7 @@ describe('secrets never reach the sandbox (spec 8)', function () {
     r = await pepeCli(home.dir, ['slot', 'test', 'sandbox', '--', 'env'], secrets);
     answer = JSON.parse(r.stdout);
     assert.match(answer.result.output, /GITHUB_TOKEN=ghp_token_0123456789/);
-    assert.ok(!answer.result.output.includes('OPENAI_API_KEY'));
+    assert.ok(!answer.result.output.includes('OPENAI_API_KEY'), '!answer.result.output.includes(\'OPENAI_API_KEY\')');
   });
 
   it('a sandbox plugin receives the scrubbed environment too, and secrets stay out of the log', async () => {

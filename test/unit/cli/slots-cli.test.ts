@@ -120,9 +120,9 @@ describe('pepe CLI: slots, plugins, doctor (spec 9.1)', function () {
     const report = await json('doctor', '--json');
     const messages: string[] = report.findings.map((f: { message: string }) => f.message);
     assert.ok(messages.some((m) => /unknown key "surprise"/.test(m)), messages.join('\n'));
-    assert.ok(messages.some((m) => /route triage → billing names an unknown agent "billing"/.test(m)));
-    assert.ok(messages.some((m) => /plugin file broken.mjs: failed to load/.test(m)));
-    assert.ok(messages.some((m) => /web_search \(agent triage.*"ghost" is not installed/.test(m)));
+    assert.ok(messages.some((m) => /route triage → billing names an unknown agent "billing"/.test(m)), 'messages.some((m) => /route triage → billing names an unknown agent "billing"/.test(m))');
+    assert.ok(messages.some((m) => /plugin file broken.mjs: failed to load/.test(m)), 'messages.some((m) => /plugin file broken.mjs: failed to load/.test(m))');
+    assert.ok(messages.some((m) => /web_search \(agent triage.*"ghost" is not installed/.test(m)), 'messages.some((m) => /web_search \\(agent triage.*"ghost" is not installed/.test(m))');
     assert.equal((await run('doctor')).exitCode, 1);
   });
 
@@ -135,7 +135,7 @@ describe('pepe CLI: slots, plugins, doctor (spec 9.1)', function () {
     for (const args of [['slot', 'frob'], ['slot', 'list', '--bogus'], ['agent', 'add'], ['slot', 'test', 'memory']]) {
       const r = await run(...args);
       assert.equal(r.exitCode, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.ok(r.stderr.length > 0);
+      assert.ok(r.stderr.length > 0, 'r.stderr.length > 0');
       assert.ok(!/\n\s+at /.test(r.stderr), 'no stack trace');
     }
   });

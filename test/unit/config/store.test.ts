@@ -30,7 +30,7 @@ describe('config store (spec 2)', () => {
     home.writeConfig({ agents: { triage: { tools: 'bash' } }, limits: { max_hops: -1 } });
     const store = new ConfigStore(home.config);
     await assert.rejects(store.read(), (e: unknown) => {
-      assert.ok(e instanceof ConfigError);
+      assert.ok(e instanceof ConfigError, 'e instanceof ConfigError');
       assert.ok(e.problems.some((p) => p.startsWith('agents.triage.tools: expected an array; make it an array')), e.problems.join('\n'));
       assert.ok(e.problems.some((p) => p.startsWith('limits.max_hops:')), e.problems.join('\n'));
       return true;

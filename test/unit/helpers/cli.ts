@@ -16,8 +16,10 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Runs `pepe` with PEPE_HOME (also the working directory) set to `home`. */
 export async function pepeCli(home: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const r = await execa('node', [CLI, ...args], {
+    cwd: home,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PEPE_HOME: home, ...env },
     extendEnv: false,
     reject: false,

@@ -113,7 +113,7 @@ describe('slot service', () => {
     home.writeConfig({ agents: { a: { slots: { harness: 'bad_harness_throw' } } } });
     const pepe = await home.pepe();
     const harness = await pepe.slots.harnessFor('a');
-    assert.ok(harness);
+    assert.ok(harness, 'harness');
     await assert.rejects(async () => {
       try {
         await harness.plugin.run({ name: 'a' }, [], {});

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { json, table } from '../format.js';
+import type { CliContext } from '../main.js';
+
+export function registerApprovalCommands(program: Command, ctx: CliContext): void {
+  const approvals = program.command('approvals').description('calls refused because nobody was there to ask (spec 5.4)');
+
+  approvals
+    .command('list')
+    .description('pending approvals (expire after 30 minutes)')
+    .option('--all', 'include expired, approved and denied ones')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { all?: boolean; json?: boolean }) => {
+      const pepe = await ctx.pepe();
+      const list = await pepe.pending.list({ includeExpired: !!opts.all, includeResolved: !!opts.all });
+      if (opts.json) return ctx.out(json(list));
+      if (!list.length) return ctx.out('no pending approvals');
+      ctx.out(table(['ID', 'AGENT', 'TOOL', 'CALL', 'STATUS', 'EXPIRES'], list.map((a) => [a.id, a.chain.join(' → '), a.tool, callText(a.args), a.status, a.expiresAt.replace('T', ' ').slice(0, 19)])));
+    });
+
+  approvals
+    .command('approve')
+    .description('approve a parked call; it runs in the agent\'s next turn of that session')
+    .argument('<id>', 'the id, or a unique prefix')
+    .option('--always', "also add the tool to the agent's auto_approve")
+    .action(async (id: string, opts: { always?: boolean }) => {
+      const pepe = await ctx.pepe();
+      const a = await pepe.pending.approve(id, { always: !!opts.always });
+      ctx.out(`approved ${a.id} (${a.agent}: ${a.tool}); it runs when ${a.agent} next takes a turn${a.sessionId ? ` in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})` : ''}`);
+    });
+
+  approvals
+    .command('deny')
+    .description('deny a parked call; the agent is told in its next turn')
+    .argument('<id>')
+    .option('--reason <text>', 'told to the agent')
+    .action(async (id: string, opts: { reason?: string }) => {
+      const pepe = await ctx.pepe();
+      const a = await pepe.pending.deny(id, opts.reason ? { reason: opts.reason } : {});
+      ctx.out(`denied ${a.id} (${a.agent}: ${a.tool})`);
+    });
+}
+
+function callText(args: unknown): string {
+  const a = args as { command?: unknown; program?: unknown; args?: unknown; path?: unknown };
+  if (typeof a?.command === 'string') return a.command;
+  if (typeof a?.program === 'string') return [a.program, ...(Array.isArray(a.args) ? a.args : [])].join(' ');
+  if (typeof a?.path === 'string') return a.path;
+  const text = JSON.stringify(args);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

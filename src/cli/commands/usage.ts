@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../core/errors.js';
+import { json, table } from '../format.js';
+import type { CliContext } from '../main.js';
+
+export function registerUsageCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('usage')
+    .description('spend per project, its cap and its tier (normal, low_compute, critical, dead)')
+    .option('--project <name>', 'one project')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { project?: string; json?: boolean }) => {
+      const pepe = await ctx.pepe();
+      const known = Object.keys(pepe.config.projects ?? {});
+      const seen = new Set(pepe.usage.all().map((r) => r.project).filter((p): p is string => !!p));
+      const projects = opts.project ? [opts.project] : [...new Set([...known, ...seen])].sort();
+      if (opts.project && !known.includes(opts.project) && !seen.has(opts.project)) throw new UsageError(`unknown project "${opts.project}"`);
+      const rows = projects.map((p) => pepe.usage.projectUsage(pepe.config, p));
+      const total = pepe.usage.spend(null);
+      if (opts.json) return ctx.out(json(opts.project ? rows[0] : { projects: rows, totalUsd: total.spendUsd, calls: total.calls }));
+      if (!rows.length) return ctx.out(`no projects; ${total.calls} model call(s), $${total.spendUsd.toFixed(4)} in all`);
+      ctx.out(table(['PROJECT', 'SPEND', 'CAP', 'TIER', 'CALLS'], rows.map((r) => [r.project, `$${r.spendUsd.toFixed(4)}`, r.capUsd === null ? null : `$${r.capUsd}`, r.tier, r.calls])));
+    });
+}

@@ -1,0 +1,63 @@
+import type { TurnEvent } from '../core/runtime/events.js';
+
+const short = (value: unknown, max = 160) => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+};
+
+/**
+ * Renders turn events for a terminal: the answer streams to stdout; tool calls, approvals,
+ * fallbacks and routed calls go to stderr as short indented lines, nested by route depth.
+ */
+export class TerminalRenderer {
+  private atLineStart = true;
+
+  constructor(private readonly out: (text: string) => void, private readonly err: (text: string) => void) {}
+
+  handle(e: TurnEvent): void {
+    const depth = e.path.length - 1;
+    const pad = '  '.repeat(depth);
+    const note = (text: string) => {
+      if (!this.atLineStart) this.out('\n');
+      this.atLineStart = true;
+      this.err(`${pad}${text}\n`);
+    };
+    switch (e.type) {
+      case 'assistant_delta':
+        if (depth > 0) return; // a routed callee's answer comes back as its tool result
+        this.out(e.text);
+        this.atLineStart = e.text.endsWith('\n');
+        return;
+      case 'tool_call':
+        return note(`⚙ ${e.name} ${short(e.arguments)}`);
+      case 'tool_result':
+        return note(`${e.isError ? '✗' : '✓'} ${e.name}: ${short(e.content.split('\n').slice(0, 3).join(' ⏎ '))}`);
+      case 'approval_decided':
+        return note(`${e.allowed ? '✔' : '⛔'} ${e.tool}: ${e.allowed ? 'allowed' : 'refused'} (${e.by}${e.decision ? `: ${e.decision}` : ''})`);
+      case 'approval_followup':
+        for (const item of e.items) {
+          note(`↻ parked ${item.tool} ${short(item.arguments)} ${item.status === 'denied' ? 'was denied' : `was approved and ${item.status === 'ran' ? 'ran' : 'failed'}`}`);
+          if (item.status !== 'denied') for (const line of item.content.split('\n').slice(0, 12)) if (line) note(`  │ ${line}`);
+        }
+        return;
+      case 'slot_fallback':
+        return note(`↩ ${e.slot} answered by ${e.outcome === 'builtin' ? 'the built-in' : e.outcome}: ${e.occupant} ${e.reason} (${e.detail})`);
+      case 'model_fallback':
+        return note(`↩ model ${e.from} failed (${e.error})${e.to ? `; trying ${e.to}` : ''}`);
+      case 'route_call':
+        return note(e.phase === 'start' ? `→ ${e.chain.join(' → ')}` : `← ${e.to} answered`);
+      case 'compaction':
+        return note(`⇣ compacted the conversation (${e.before} → ${e.after} messages, by ${e.by})`);
+      case 'error':
+        return note(`! ${e.message}`);
+      case 'turn_end':
+        if (depth === 0 && !this.atLineStart) {
+          this.out('\n');
+          this.atLineStart = true;
+        }
+        return;
+      default:
+        return;
+    }
+  }
+}

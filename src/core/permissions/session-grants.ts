@@ -1,0 +1,50 @@
+/**
+ * "Allow for this session" answers (spec 5.2), kept in memory for one session. Grants belong to
+ * the agent that was asked about, so a grant given to `billing` never lets `triage` through, even
+ * inside the same routed conversation (routing never launders permissions, spec 5.1).
+ */
+export class SessionGrants {
+  private readonly exact = new Set<string>();
+  private readonly anyArgs = new Set<string>();
+
+  /** Same tool, same arguments. */
+  grantExact(agent: string, tool: string, args: unknown): void {
+    this.exact.add(exactKey(agent, tool, args));
+  }
+
+  /** Same tool, any arguments. */
+  grantAny(agent: string, tool: string): void {
+    this.anyArgs.add(toolKey(agent, tool));
+  }
+
+  hasExact(agent: string, tool: string, args: unknown): boolean {
+    return this.exact.has(exactKey(agent, tool, args));
+  }
+
+  hasAny(agent: string, tool: string): boolean {
+    return this.anyArgs.has(toolKey(agent, tool));
+  }
+
+  clear(): void {
+    this.exact.clear();
+    this.anyArgs.clear();
+  }
+}
+
+const toolKey = (agent: string, tool: string) => JSON.stringify([agent, tool]);
+const exactKey = (agent: string, tool: string, args: unknown) => JSON.stringify([agent, tool, canonicalJson(args)]);
+
+/** JSON with object keys sorted, so `{a, b}` and `{b, a}` are the same arguments. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? 'undefined';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
+    return out;
+  }
+  return value;
+}

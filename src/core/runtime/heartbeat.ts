@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { AgentConfig } from '../config/schema.js';
+import { errorMessage } from '../errors.js';
+import type { Pepe } from '../pepe.js';
+
+export const HEARTBEAT_OK = 'HEARTBEAT_OK';
+const DEFAULT_PROMPT = `Heartbeat: check whether anything needs your attention. If nothing does, answer exactly ${HEARTBEAT_OK}.`;
+
+export type PulseOutcome =
+  | { agent: string; outcome: 'vetoed'; by: string }
+  | { agent: string; outcome: 'quiet'; sessionId: null }
+  | { agent: string; outcome: 'delivered'; sessionId: string; content: string }
+  | { agent: string; outcome: 'failed'; error: string };
+
+/** `"09:00-18:00"` → is `now` (local time) inside? Ranges may wrap midnight (`"22:00-06:00"`). */
+export function withinActiveHours(range: string | undefined, now: Date): boolean {
+  if (!range) return true;
+  const [from, to] = range.split('-').map((t) => {
+    const [h, m] = t.split(':').map(Number);
+    return h! * 60 + m!;
+  });
+  const minute = now.getHours() * 60 + now.getMinutes();
+  return from! <= to! ? minute >= from! && minute < to! : minute >= from! || minute < to!;
+}
+
+/**
+ * Heartbeat (spec 4.7): an agent with `heartbeat` gets a pulse every `every_minutes` within
+ * `active_hours`. When the static schedule says a pulse is due, the heartbeat_interval slot may
+ * veto it; otherwise a turn runs with the heartbeat prompt, with nobody to ask (spec 5.4). Its
+ * answer lands in the agent's chat as a session of its own, unless it is exactly HEARTBEAT_OK.
+ */
+export class Heartbeat {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+
+  constructor(private readonly pepe: Pepe, private readonly stateFile: string) {}
+
+  private lastPulses(): Record<string, string> {
+    try {
+      return JSON.parse(readFileSync(this.stateFile, 'utf8')) as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+
+  /** Agents whose static schedule has a pulse due at `now`. */
+  due(now: Date = new Date()): { agent: string; config: AgentConfig }[] {
+    const last = this.lastPulses();
+    const out: { agent: string; config: AgentConfig }[] = [];
+    for (const [agent, config] of Object.entries(this.pepe.config.agents ?? {})) {
+      const hb = config.heartbeat;
+      if (!hb || !withinActiveHours(hb.active_hours, now)) continue;
+      const previous = last[agent] ? Date.parse(last[agent]) : 0;
+      if (now.getTime() - previous >= hb.every_minutes * 60_000) out.push({ agent, config });
+    }
+    return out;
+  }
+
+  /** Fires every due pulse once (what `pepe heartbeat run` does, e.g. from cron). */
+  async runDue(now: Date = new Date()): Promise<PulseOutcome[]> {
+    const outcomes: PulseOutcome[] = [];
+    const fired: Record<string, string> = {};
+    for (const { agent, config } of this.due(now)) {
+      fired[agent] = now.toISOString();
+      const project = config.project ?? null;
+      const veto = await this.pepe.slots.heartbeatAllowed(agent, project, this.pepe.usageTiers(), async () => true);
+      if (!veto.result) {
+        outcomes.push({ agent, outcome: 'vetoed', by: veto.answeredBy });
+        continue;
+      }
+      try {
+        const result = await this.pepe.run({ agent, text: config.heartbeat?.prompt ?? DEFAULT_PROMPT, personPresent: false });
+        if (result.status === 'error') outcomes.push({ agent, outcome: 'failed', error: result.error ?? 'error' });
+        else if (result.content.trim() === HEARTBEAT_OK) {
+          this.pepe.sessions.delete(agent, result.sessionId);
+          outcomes.push({ agent, outcome: 'quiet', sessionId: null });
+        } else {
+          this.pepe.sessions.rename(agent, result.sessionId, `heartbeat ${now.toISOString().slice(0, 16).replace('T', ' ')}`);
+          outcomes.push({ agent, outcome: 'delivered', sessionId: result.sessionId, content: result.content });
+        }
+      } catch (e) {
+        outcomes.push({ agent, outcome: 'failed', error: errorMessage(e) });
+      }
+    }
+    if (Object.keys(fired).length) {
+      await mkdir(dirname(this.stateFile), { recursive: true });
+      await writeFileAtomic(this.stateFile, JSON.stringify({ ...this.lastPulses(), ...fired }, null, 2));
+    }
+    return outcomes;
+  }
+
+  /** For a long-running host (the extension): checks once a minute; `onPulse` gets each outcome. */
+  start(onPulse: (outcome: PulseOutcome) => void, everyMs = 60_000): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = true;
+      this.runDue()
+        .then((outcomes) => outcomes.forEach(onPulse))
+        .catch(() => undefined)
+        .finally(() => {
+          this.running = false;
+        });
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

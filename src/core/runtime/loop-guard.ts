@@ -1,0 +1,36 @@
+/**
+ * Spec 4.4: stops a runaway turn. Trips on the same tool with the same arguments three times in
+ * a row, or an A/B flip-flop (A, B, A, B, A, B) within the recent calls.
+ */
+export class LoopGuard {
+  private recent: string[] = [];
+
+  constructor(private readonly repeatLimit = 3, private readonly flipFlopPairs = 3) {}
+
+  /** Records a call; returns a message for the model and the user when the turn must stop using tools. */
+  check(name: string, args: unknown): string | null {
+    const key = `${name}\u0000${stableJson(args)}`;
+    this.recent.push(key);
+    if (this.recent.length > 12) this.recent.shift();
+    const n = this.recent.length;
+    if (n >= this.repeatLimit && this.recent.slice(-this.repeatLimit).every((k) => k === key)) {
+      return `loop guard: ${name} was called with the same arguments ${this.repeatLimit} times in a row; tool use stopped for this turn. Answer with what you have.`;
+    }
+    const span = this.flipFlopPairs * 2;
+    if (n >= span) {
+      const tail = this.recent.slice(-span);
+      const [a, b] = tail;
+      if (a !== b && tail.every((k, i) => k === (i % 2 === 0 ? a : b))) {
+        return `loop guard: the same two tool calls alternated ${this.flipFlopPairs} times; tool use stopped for this turn. Answer with what you have.`;
+      }
+    }
+    return null;
+  }
+}
+
+export function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+}

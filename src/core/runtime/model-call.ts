@@ -1,0 +1,96 @@
+import type { PepeConfig } from '../config/schema.js';
+import { errorMessage, PepeError } from '../errors.js';
+import type { Message } from '../messages.js';
+import { costUsd } from '../models/cost.js';
+import { createProvider, type CreateProviderOptions } from '../models/factory.js';
+import { ProviderError, type FinishReason, type ModelProvider, type ToolSpec } from '../models/provider.js';
+import type { ModelRef } from '../slots/contracts.js';
+import type { UsageLedger } from './usage.js';
+
+export interface ModelAnswer {
+  model: string;
+  text: string;
+  toolCalls: { id: string; name: string; arguments: unknown }[];
+  finish: FinishReason;
+  /** True when the stream was cut by cancellation; `text` holds what arrived. */
+  cancelled: boolean;
+}
+
+export interface ModelCallDeps {
+  config: PepeConfig;
+  env: NodeJS.ProcessEnv;
+  usage: UsageLedger;
+  providerOptions?: CreateProviderOptions;
+  agent: string;
+  project: string | null;
+}
+
+/** A model in the chain that costs money while the project is at `dead` (spec 4.6). */
+function isPaid(config: PepeConfig, id: string): boolean {
+  const price = config.models?.[id]?.price;
+  return !!price && ((price.input_per_mtok ?? 0) > 0 || (price.output_per_mtok ?? 0) > 0);
+}
+
+/**
+ * One model call of a turn, walking the chain (spec 4.1 step 2): a model that fails before it
+ * has streamed anything is skipped for the next; a failure after the first token is the turn's
+ * error (falling back then would show the user two half answers).
+ */
+export async function callModel(
+  chain: readonly ModelRef[],
+  request: { messages: Message[]; tools: ToolSpec[] },
+  deps: ModelCallDeps,
+  signal: AbortSignal,
+  onDelta: (text: string) => void,
+  onFallback: (from: string, to: string | null, error: string) => void,
+): Promise<ModelAnswer> {
+  const failures: string[] = [];
+  for (let i = 0; i < chain.length; i++) {
+    const ref = chain[i]!;
+    const next = chain[i + 1]?.id ?? null;
+    if (deps.project && isPaid(deps.config, ref.id) && deps.usage.tier(deps.config, deps.project) === 'dead') {
+      const why = `project ${deps.project} has reached its spend cap; paid model calls are refused`;
+      failures.push(`${ref.id}: ${why}`);
+      onFallback(ref.id, next, why);
+      continue;
+    }
+    let provider: ModelProvider;
+    try {
+      provider = createProvider(ref, deps.config, deps.env, deps.providerOptions);
+    } catch (e) {
+      failures.push(`${ref.id}: ${errorMessage(e)}`);
+      onFallback(ref.id, next, errorMessage(e));
+      continue;
+    }
+    const answer: ModelAnswer = { model: ref.id, text: '', toolCalls: [], finish: 'other', cancelled: false };
+    let started = false;
+    let usage = { inputTokens: 0, outputTokens: 0 };
+    try {
+      for await (const event of provider.stream(request, signal)) {
+        started = true;
+        if (event.type === 'text_delta') {
+          answer.text += event.text;
+          onDelta(event.text);
+        } else if (event.type === 'tool_call') answer.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+        else if (event.type === 'usage') usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens };
+        else answer.finish = event.reason;
+      }
+    } catch (e) {
+      if (signal.aborted) {
+        answer.cancelled = true;
+        answer.toolCalls = [];
+        return answer;
+      }
+      if (started || !(e instanceof ProviderError)) throw e instanceof PepeError ? e : new PepeError(`model ${ref.id} failed: ${errorMessage(e)}`);
+      failures.push(`${ref.id}: ${e.message}`);
+      onFallback(ref.id, next, e.message);
+      continue;
+    } finally {
+      if (usage.inputTokens || usage.outputTokens) {
+        deps.usage.record({ agent: deps.agent, project: deps.project, model: ref.id, ...usage, costUsd: costUsd(usage, deps.config.models?.[ref.id]?.price) });
+      }
+    }
+    return answer;
+  }
+  throw new PepeError(`every model in the chain failed: ${failures.join('; ')}`);
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { Message } from '../messages.js';
+import { redact } from '../secrets/scrub.js';
+
+/**
+ * Transcripts (spec 4.8): `sessions/<agent>/<id>.jsonl`, one JSON object per line, append-only,
+ * so a crash loses at most the line being written. Lines are discriminated on `type`.
+ */
+const Line = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('session'), id: z.string(), agent: z.string(), createdAt: z.string(), title: z.string().optional() }),
+  z.looseObject({ type: z.literal('message'), ts: z.string(), turnId: z.string().optional(), message: Message, hidden: z.boolean().optional() }),
+  z.looseObject({ type: z.literal('rename'), ts: z.string(), title: z.string() }),
+  z.looseObject({ type: z.literal('bootstrap'), ts: z.string(), context: z.array(z.string()) }),
+  z.looseObject({ type: z.literal('state'), ts: z.string(), scope: z.string(), value: z.unknown() }),
+  /** Compaction replaced the model's view of everything before this line (spec 4.5). */
+  z.looseObject({ type: z.literal('compaction'), ts: z.string(), messages: z.array(Message) }),
+]);
+type Line = z.infer<typeof Line>;
+
+export interface SessionInfo {
+  id: string;
+  agent: string;
+  title: string | null;
+  createdAt: string;
+  updatedAt: string;
+  messages: number;
+}
+
+export interface LoadedSession {
+  info: SessionInfo;
+  /** Messages as the model sees them (hidden ones excluded). */
+  messages: Message[];
+  /** The bootstrap snapshot persisted for this session (spec 7), if any. */
+  bootstrap: string[] | null;
+  state: Record<string, unknown>;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export class SessionStore {
+  constructor(private readonly dir: string, private readonly secrets: () => readonly string[] = () => []) {}
+
+  newId(): string {
+    const d = new Date();
+    const stamp = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
+    return `${stamp}-${randomBytes(4).toString('hex')}`;
+  }
+
+  private file(agent: string, id: string): string {
+    if (!ID.test(id)) throw new UsageError(`invalid session id "${id}"`);
+    return join(this.dir, agent, `${id}.jsonl`);
+  }
+
+  exists(agent: string, id: string): boolean {
+    try {
+      statSync(this.file(agent, id));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  create(agent: string, id = this.newId()): string {
+    mkdirSync(join(this.dir, agent), { recursive: true });
+    this.append(agent, id, { type: 'session', id, agent, createdAt: new Date().toISOString() });
+    return id;
+  }
+
+  appendMessage(agent: string, id: string, message: Message, extra: { turnId?: string; hidden?: boolean } = {}): void {
+    this.append(agent, id, { type: 'message', ts: new Date().toISOString(), message, ...extra });
+  }
+
+  appendBootstrap(agent: string, id: string, context: string[]): void {
+    this.append(agent, id, { type: 'bootstrap', ts: new Date().toISOString(), context });
+  }
+
+  appendState(agent: string, id: string, scope: string, value: unknown): void {
+    this.append(agent, id, { type: 'state', ts: new Date().toISOString(), scope, value });
+  }
+
+  appendCompaction(agent: string, id: string, messages: Message[]): void {
+    this.append(agent, id, { type: 'compaction', ts: new Date().toISOString(), messages });
+  }
+
+  rename(agent: string, id: string, title: string): void {
+    if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}`);
+    this.append(agent, id, { type: 'rename', ts: new Date().toISOString(), title });
+  }
+
+  private append(agent: string, id: string, line: Line): void {
+    // Secrets never reach a transcript (spec 4.2): values of secret variables are redacted.
+    appendFileSync(this.file(agent, id), redact(JSON.stringify(line), this.secrets()) + '\n');
+  }
+
+  load(agent: string, id: string): LoadedSession {
+    let text: string;
+    try {
+      text = readFileSync(this.file(agent, id), 'utf8');
+    } catch {
+      throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
+    }
+    const messages: Message[] = [];
+    let bootstrap: string[] | null = null;
+    const state: Record<string, unknown> = {};
+    let info: SessionInfo = { id, agent, title: null, createdAt: '', updatedAt: '', messages: 0 };
+    for (const raw of text.split('\n')) {
+      if (!raw) continue;
+      let parsed: Line;
+      try {
+        parsed = Line.parse(JSON.parse(raw));
+      } catch {
+        continue; // a torn last line after a crash, or a line from a newer version
+      }
+      switch (parsed.type) {
+        case 'session':
+          info = { ...info, createdAt: parsed.createdAt, title: parsed.title ?? null, updatedAt: parsed.createdAt };
+          break;
+        case 'message':
+          if (!parsed.hidden) messages.push(parsed.message);
+          info.messages++;
+          info.updatedAt = parsed.ts;
+          break;
+        case 'rename':
+          info.title = parsed.title;
+          break;
+        case 'bootstrap':
+          bootstrap = parsed.context;
+          break;
+        case 'state':
+          state[parsed.scope] = parsed.value;
+          break;
+        case 'compaction':
+          messages.splice(0, messages.length, ...parsed.messages);
+          break;
+      }
+    }
+    return { info, messages, bootstrap, state };
+  }
+
+  list(agent?: string): SessionInfo[] {
+    const agents = agent ? [agent] : safeReaddir(this.dir);
+    const out: SessionInfo[] = [];
+    for (const a of agents) {
+      for (const f of safeReaddir(join(this.dir, a))) {
+        if (!f.endsWith('.jsonl')) continue;
+        try {
+          out.push(this.load(a, f.slice(0, -'.jsonl'.length)).info);
+        } catch {
+          // unreadable: skipped
+        }
+      }
+    }
+    return out.sort((x, y) => y.updatedAt.localeCompare(x.updatedAt));
+  }
+
+  delete(agent: string, id: string): void {
+    if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}`);
+    rmSync(this.file(agent, id));
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}

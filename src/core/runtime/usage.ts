@@ -1,0 +1,93 @@
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { PepeConfig, Tier } from '../config/schema.js';
+
+/** One model call's spend (spec 4.6). */
+export interface UsageRecord {
+  ts: string;
+  agent: string;
+  project: string | null;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export interface ProjectUsage {
+  project: string;
+  spendUsd: number;
+  capUsd: number | null;
+  tier: Tier;
+  calls: number;
+}
+
+const DEFAULT_THRESHOLDS = { low_compute: 0.75, critical: 0.9, dead: 1.0 };
+
+/** `usage.jsonl`: append-only spend records; tiers computed from them on demand. */
+export class UsageLedger {
+  constructor(private readonly file: string) {}
+
+  record(r: Omit<UsageRecord, 'ts'>): void {
+    mkdirSync(dirname(this.file), { recursive: true });
+    appendFileSync(this.file, JSON.stringify({ ts: new Date().toISOString(), ...r }) + '\n');
+  }
+
+  all(): UsageRecord[] {
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return [];
+    }
+    const out: UsageRecord[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        out.push(JSON.parse(line) as UsageRecord);
+      } catch {
+        // torn line
+      }
+    }
+    return out;
+  }
+
+  spend(project: string | null): { spendUsd: number; calls: number } {
+    let spendUsd = 0;
+    let calls = 0;
+    for (const r of this.all()) {
+      if (project !== null && r.project !== project) continue;
+      spendUsd += r.costUsd;
+      calls++;
+    }
+    return { spendUsd, calls };
+  }
+
+  /** Spec 4.6: spend ÷ cap → normal < 0.75 ≤ low_compute < 0.9 ≤ critical < 1.0 ≤ dead. */
+  tier(config: PepeConfig, project: string | null | undefined): Tier {
+    if (!project) return 'normal';
+    return this.projectUsage(config, project).tier;
+  }
+
+  projectUsage(config: PepeConfig, project: string): ProjectUsage {
+    const p = config.projects?.[project];
+    const { spendUsd, calls } = this.spend(project);
+    const cap = p?.spend_cap_usd ?? null;
+    return { project, spendUsd, capUsd: cap, tier: tierFor(spendUsd, cap, { ...DEFAULT_THRESHOLDS, ...p?.tier_thresholds }), calls };
+  }
+
+  tiers(config: PepeConfig): Record<string, string> {
+    const out: Record<string, string> = { '': 'normal' };
+    for (const project of Object.keys(config.projects ?? {})) out[project] = this.tier(config, project);
+    return out;
+  }
+}
+
+export function tierFor(spend: number, cap: number | null, t: { low_compute: number; critical: number; dead: number }): Tier {
+  if (cap === null) return 'normal';
+  if (cap === 0) return spend > 0 ? 'dead' : 'normal';
+  const ratio = spend / cap;
+  if (ratio >= t.dead) return 'dead';
+  if (ratio >= t.critical) return 'critical';
+  if (ratio >= t.low_compute) return 'low_compute';
+  return 'normal';
+}

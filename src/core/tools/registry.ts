@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { AgentConfig } from '../config/schema.js';
+import type { ToolSpec } from '../models/provider.js';
+import { listDir, readFileTool, writeFileTool } from './files.js';
+import { memorySearch, remember } from './memory.js';
+import { bash, runScript } from './shell.js';
+import type { Tool } from './tool.js';
+import { webSearch } from './web-search.js';
+
+/** The built-in tools (spec 4.3); routing tools are added by the routing module. */
+export const BUILTIN_TOOLS: Tool<any>[] = [memorySearch, remember, webSearch, bash, runScript, readFileTool, listDir, writeFileTool];
+
+export class ToolRegistry {
+  private tools = new Map<string, Tool<any>>();
+
+  constructor(tools: Tool<any>[] = BUILTIN_TOOLS) {
+    for (const t of tools) this.add(t);
+  }
+
+  add(tool: Tool<any>): void {
+    this.tools.set(tool.name, tool);
+  }
+
+  get(name: string): Tool<any> | undefined {
+    return this.tools.get(name);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Spec 4.3: an agent sees only the tools in its `tools` list (absent = every built-in tool). */
+  visibleTo(agent: AgentConfig, filter?: (name: string) => boolean): Tool<any>[] {
+    const allowed = agent.tools ? new Set(agent.tools) : null;
+    return [...this.tools.values()].filter((t) => (allowed ? allowed.has(t.name) : true) && (!filter || filter(t.name)));
+  }
+
+  static spec(tool: Tool<any>): ToolSpec {
+    const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    return { name: tool.name, description: tool.description, inputSchema: schema };
+  }
+}
