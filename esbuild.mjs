@@ -19,7 +19,8 @@ await mkdir('dist', { recursive: true });
 // what VS Code loads, so dist/ gets its own package.json saying so.
 await writeFile('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
 await Promise.all([
-  build({ ...common, entryPoints: { extension: 'src/extension/activate.ts' }, outdir: 'dist', external: ['vscode'] }),
+  // extension-core.js holds the core and is required by extension.js on first use (light activation).
+  build({ ...common, entryPoints: { extension: 'src/extension/activate.ts', 'extension-core': 'src/extension/core-bundle.ts' }, outdir: 'dist', external: ['vscode'] }),
   build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
 ]);
 

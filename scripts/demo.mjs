@@ -21,6 +21,7 @@ function pepe(...args) {
   console.log(`\x1b[2m$ pepe ${args.map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(' ')}\x1b[0m`);
   try {
     return execFileSync('node', [cli, ...args], { env, cwd: home, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+
   } catch (e) {
     return `${e.stdout ?? ''}(exit ${e.status})\n`;
   }
@@ -69,6 +70,21 @@ try {
   for (const item of followUp?.items ?? []) console.log(`  ↻ ${item.tool} ran:\n${item.content.replace(/^/gm, '    │ ')}`);
   console.log(second.at(-1).content);
   expect(followUp?.items[0]?.status === 'ran', 'the approved command ran');
+
+  step('A routed consultation: triage → billing → refunds, along routes granted one direction at a time');
+  const send = (to, message) => ({ tool_calls: [{ name: 'send_to_agent', arguments: { to, message } }] });
+  write('triage.json', JSON.stringify({ steps: [send('billing', 'A customer wants a refund for invoice 42.'), { text: 'Billing checked with refunds: the refund for invoice 42 is approved, $42 back to the card in 3 days.' }] }));
+  write('billing.json', JSON.stringify({ steps: [send('refunds', 'Is invoice 42 refundable?'), { text: 'Refunds approved it: $42 back to the card.' }] }));
+  write('refunds.json', JSON.stringify({ steps: [{ text: 'Yes: invoice 42 is refundable, $42 back to the card within 3 days.' }] }));
+  show('agent', 'add', 'refunds', '--model', 'mock:refunds.json', '--tools', 'memory_search');
+  show('agent', 'add', 'billing', '--model', 'mock:billing.json', '--tools', 'send_to_agent', '--can-message', 'refunds');
+  show('agent', 'add', 'triage', '--model', 'mock:triage.json', '--tools', 'send_to_agent', '--can-message', 'billing,refunds');
+  const routed = pepe('run', 'triage', 'I want my money back for invoice 42');
+  process.stdout.write(routed);
+  expect(/approved/.test(routed), 'triage answers with what refunds said');
+  const back = pepe('agent', 'route', 'refunds', 'triage', '--remove');
+  process.stdout.write(back);
+  expect(/no route refunds → triage/.test(back), 'routes are directed: nothing opened back');
 
   step('Slots: install the seed example plugin and pin the memory slot to it');
   show('plugin', 'install', join(root, 'docs/examples/plugins/example_memory.mjs'));

@@ -5,6 +5,7 @@ import { registerAgentCommands } from './commands/agent.js';
 import { registerApprovalCommands } from './commands/approvals.js';
 import { registerChatCommand } from './commands/chat.js';
 import { registerHeartbeatCommand } from './commands/heartbeat.js';
+import { registerInitCommand } from './commands/init.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerSessionCommands } from './commands/sessions.js';
 import { registerUsageCommand } from './commands/usage.js';
@@ -36,6 +37,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerSessionCommands(program, ctx);
   registerUsageCommand(program, ctx);
   registerHeartbeatCommand(program, ctx);
+  registerInitCommand(program, ctx);
   return program;
 }
 

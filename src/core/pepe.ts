@@ -41,6 +41,11 @@ export interface CreatePepeOptions {
   workspace?: string;
   /** Extra model sources (vscode.lm), retry tuning, where mock scripts are found. */
   providerOptions?: CreateProviderOptions;
+  /**
+   * Workspace Trust (spec 7): agent cores are code; when false they run with base_input /
+   * base_output only and the turn says why. Default true (the CLI runs what its user points at).
+   */
+  trusted?: boolean;
 }
 
 export interface SlotTestInput {
@@ -71,9 +76,11 @@ export class Pepe {
   readonly runtime: AgentRuntime;
   readonly heartbeat: Heartbeat;
   private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [] };
+  private workspaceTrusted: boolean;
 
   constructor(options: CreatePepeOptions = {}) {
     this.env = options.env ?? process.env;
+    this.workspaceTrusted = options.trusted ?? true;
     this.paths = pepePaths(resolveHome(options.home, this.env));
     this.store = new ConfigStore(this.paths.config);
     this.log = new EventLog(this.paths.logs, () => secretValues(this.env, this.config));
@@ -96,9 +103,15 @@ export class Pepe {
       workspace: options.workspace ?? process.cwd(),
       // Relative `mock:<script>` paths in config.json resolve against PEPE_HOME, where the file lives.
       providerOptions: { baseDir: this.paths.home, ...options.providerOptions },
+      trusted: () => this.workspaceTrusted,
     });
 
     this.heartbeat = new Heartbeat(this, join(this.paths.home, 'heartbeat.json'));
+  }
+
+  /** The extension ties this to VS Code's Workspace Trust. */
+  setWorkspaceTrust(trusted: boolean): void {
+    this.workspaceTrusted = trusted;
   }
 
   /** One turn of one agent (spec 4.1). */

@@ -1,19 +1,134 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { ActiveAgent } from './active-agent.js';
+import type { PepeExtensionApi, SlotOccupant } from './api.js';
+import type { CommandContext } from './commands/command-context.js';
+import { registerCommands } from './commands/register-commands.js';
+import { loadCore } from './core-loader.js';
+import { ManifestDiagnostics } from './diagnostics/manifest-diagnostics.js';
+import { ApiKeys } from './host/api-keys.js';
+import { PepeHost } from './host/pepe-host.js';
+import { ExtensionOccupants } from './occupants.js';
+import { PepeStatusBar } from './status-bar.js';
+import { SandboxTerminals } from './terminal/sandbox-terminals.js';
+import { AgentsTree } from './views/agents-tree.js';
+import { RoutesTree } from './views/routes-tree.js';
+import { SlotsTree } from './views/slots-tree.js';
+
+/** Internals tests reach through the API outside production mode (extensionMode ≠ Production). */
+export interface PepeTestingApi {
+  host: PepeHost;
+  trees: { slots: SlotsTree; routes: RoutesTree; agents: AgentsTree };
+  terminalText(agent: string): string;
+}
 
 /**
- * The extension's composition root. This first version only activates, opens Pepe's log and
- * says where PEPE_HOME is; the trees, commands, chat and modal barrier build on it.
+ * The extension's composition root (spec 9.2; one per window). Activation only registers: the
+ * views, the commands, the status bar, the log and the manifest diagnostics. The core (and with it
+ * the plugins, execa, the model SDKs) is built by `PepeHost` the first time a view or a command
+ * needs it, from dist/extension-core.js (core-bundle.ts), which is only required then.
  */
-export function activate(context: vscode.ExtensionContext): { version: string } {
+export function activate(context: vscode.ExtensionContext): PepeExtensionApi & { testing?: PepeTestingApi } {
   const started = performance.now();
+  const subs = context.subscriptions;
   const log = vscode.window.createOutputChannel('Pepe', { log: true });
-  context.subscriptions.push(log);
-  context.subscriptions.push(vscode.commands.registerCommand('pepe.log.show', () => log.show()));
-  const home = vscode.workspace.getConfiguration('pepe').get<string>('home') || process.env.PEPE_HOME || '~/.pepe';
-  log.info(`Pepe activated in ${(performance.now() - started).toFixed(1)} ms (PEPE_HOME: ${home})`);
-  return { version: String(context.extension.packageJSON.version) };
+  subs.push(log);
+
+  const apiKeys = new ApiKeys(context.secrets);
+  const terminals = new SandboxTerminals();
+  const active = new ActiveAgent(context.workspaceState);
+  let host: PepeHost;
+  const occupants = new ExtensionOccupants(() => host.refresh());
+  host = new PepeHost(async (h) => {
+    return loadCore().buildPepe(h, { home: pepeHome(), workspace: workspaceFolder(), trusted: vscode.workspace.isTrusted, apiKeys, log, terminals, occupants });
+  });
+  // Disposed in reverse order: the host (and Pepe, its plugin threads, watchers) before the terminals.
+  subs.push(terminals, occupants, active, host);
+
+  const diagnostics = vscode.languages.createDiagnosticCollection('pepe');
+  subs.push(diagnostics, new ManifestDiagnostics(diagnostics, () => loadCore().checkManifest));
+
+  const slots = new SlotsTree(host);
+  const agents = new AgentsTree(host, active);
+  let transcript: vscode.OutputChannel | undefined;
+  const ctx: CommandContext = {
+    host,
+    log,
+    active,
+    apiKeys,
+    diagnostics,
+    refresh: () => host.refresh(),
+    transcript: () => {
+      if (!transcript) {
+        transcript = vscode.window.createOutputChannel('Pepe Chat');
+        subs.push(transcript);
+      }
+      return transcript;
+    },
+    chatSessions: new Map(),
+  };
+  const routes = new RoutesTree(host, async (from, to) => {
+    await vscode.commands.executeCommand('pepe.route.add', { from, to });
+  });
+  subs.push(slots, routes, agents);
+  subs.push(
+    vscode.window.createTreeView('pepe.slots', { treeDataProvider: slots, showCollapseAll: true }),
+    vscode.window.createTreeView('pepe.routes', { treeDataProvider: routes, dragAndDropController: routes, showCollapseAll: true }),
+    vscode.window.createTreeView('pepe.agents', { treeDataProvider: agents }),
+  );
+
+  const status = new PepeStatusBar(host, active);
+  subs.push(status);
+  const rerender = () => {
+    slots.refresh();
+    routes.refresh();
+    agents.refresh();
+    void status.update();
+  };
+  subs.push(host.onDidChange(rerender), active.onDidChange(rerender));
+
+  subs.push(
+    ...registerCommands(ctx, loadCore),
+    vscode.commands.registerCommand('pepe.log.show', () => log.show()),
+    vscode.commands.registerCommand('pepe.refresh', () => host.reload()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('pepe.home')) host.reset();
+      else if (e.affectsConfiguration('pepe.project') || e.affectsConfiguration('pepe.defaultAgent')) rerender();
+    }),
+    // A workspace's own pepe.home counts only once the workspace is trusted (package.json
+    // restrictedConfigurations), so granting trust may change which PEPE_HOME applies.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => host.reset()),
+  );
+
+  const activationMs = performance.now() - started;
+  log.info(`Pepe activated in ${activationMs.toFixed(1)} ms (PEPE_HOME: ${pepeHome() ?? process.env.PEPE_HOME ?? join(homedir(), '.pepe')})`);
+  const api: PepeExtensionApi & { testing?: PepeTestingApi } = {
+    version: String(context.extension.packageJSON.version),
+    activationMs,
+    registerSlotOccupant: (occupant: SlotOccupant) => {
+      const registration = occupants.add(occupant, host.current);
+      subs.push(registration);
+      return registration;
+    },
+  };
+  if (context.extensionMode !== vscode.ExtensionMode.Production) {
+    api.testing = { host, trees: { slots, routes, agents }, terminalText: (agent) => terminals.textOf(agent) };
+  }
+  return api;
 }
 
 export function deactivate(): void {
-  // Everything registered is in context.subscriptions and disposed by VS Code.
+  // Everything is in context.subscriptions; VS Code disposes it (host → Pepe → plugin threads).
+}
+
+/** `pepe.home` (user/machine level only in untrusted workspaces), `~` expanded; undefined: $PEPE_HOME or ~/.pepe. */
+function pepeHome(): string | undefined {
+  const configured = vscode.workspace.getConfiguration('pepe').get<string>('home')?.trim();
+  if (!configured) return undefined;
+  return configured === '~' ? homedir() : configured.startsWith('~/') ? join(homedir(), configured.slice(2)) : configured;
+}
+
+function workspaceFolder(): string {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
 }

@@ -1,9 +1,27 @@
 import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import {
+  composePrompt,
+  inputMessages,
+  modelHistory,
+  outputMessages,
+  runBootstrap,
+  runInput,
+  runOutput,
+  RUNTIME_RECORD_FIELD,
+  type PipelineSelection,
+  type Sdk,
+  type ToolSelection,
+} from '../cores/index.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
+import { CoreCache } from './core-cache.js';
+import { RuntimeCoreHost } from './core-host.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { errorMessage, UsageError } from '../errors.js';
 import type { Message } from '../messages.js';
 import type { CreateProviderOptions } from '../models/factory.js';
-import { newRunState, PermissionBarrier, type BarrierEvent, type PendingApprovals, type Prompter } from '../permissions/index.js';
+import { markOutsideContent, newRunState, PermissionBarrier, type BarrierEvent, type PendingApprovals, type Prompter } from '../permissions/index.js';
+type JsonValue = Sdk.JsonValue;
 import type { LogRecord } from '../log.js';
 import { HarnessResult, type HarnessPlugin } from '../slots/contracts.js';
 import type { Pepe } from '../pepe.js';
@@ -33,6 +51,20 @@ export interface RunTurnOptions {
   personPresent?: boolean;
   /** Title for a new session (routed runs are titled after their caller's chain). */
   sessionTitle?: string;
+  /** For a child agent run by an agent core (spec 7): which pipeline slots and tools it gets. */
+  child?: { input: PipelineSelection; output: PipelineSelection; tools: ToolSelection; useBootstrap: boolean };
+}
+
+/** Spec 7 child agents: 'none' hides every tool; a list narrows the child's configured tools. */
+function narrowTools(tools: Tool<any>[], selection: ToolSelection): Tool<any>[] {
+  if (selection === 'all') return tools;
+  if (selection === 'none') return [];
+  return tools.filter((t) => selection.only.includes(t.name));
+}
+
+/** The raw final answer of a turn whose core decides what is delivered: kept only as a runtime record. */
+function asRecord(m: Message): Message {
+  return { ...m, [RUNTIME_RECORD_FIELD]: true } as Message;
 }
 
 export interface RuntimeDeps {
@@ -44,6 +76,8 @@ export interface RuntimeDeps {
   workspace: string;
   tools?: ToolRegistry;
   providerOptions?: CreateProviderOptions;
+  /** Workspace Trust (spec 7): when false, agent cores run only base_input/base_output. */
+  trusted: () => boolean;
 }
 
 const DEFAULT_MAX_STEPS = 50;
@@ -54,6 +88,7 @@ const DEFAULT_MAX_STEPS = 50;
  */
 export class AgentRuntime {
   readonly tools: ToolRegistry;
+  private readonly cores = new CoreCache();
   /** One barrier per session: it holds the session's "allow for this session" grants. */
   private barriers = new Map<string, { barrier: PermissionBarrier; sink: { emit: EventSink } }>();
 
@@ -61,7 +96,7 @@ export class AgentRuntime {
     this.tools = deps.tools ?? new ToolRegistry([...BUILTIN_TOOLS, ...ROUTING_TOOLS]);
   }
 
-  async runTurn(opts: RunTurnOptions): Promise<TurnResult> {
+  async runTurn(opts: RunTurnOptions): Promise<TurnResult & { coreResult?: JsonValue | null }> {
     const { pepe, sessions } = this.deps;
     // A running turn keeps the configuration it started with (spec 2).
     const config: PepeConfig = pepe.config;
@@ -79,70 +114,128 @@ export class AgentRuntime {
       sessionId = sessions.create(opts.agent);
       if (opts.sessionTitle) sessions.rename(opts.agent, sessionId, opts.sessionTitle);
     }
-    const history = sessions.load(opts.agent, sessionId).messages;
+    const session = sessions.load(opts.agent, sessionId);
+    const history = session.messages;
     const persist = (m: Message) => sessions.appendMessage(opts.agent, sessionId!, m, { turnId });
+
+    const personPresent = (opts.personPresent ?? true) && !!this.deps.prompter?.interactive;
+    const run = newRunState();
+    const barrier = this.barrierFor(sessionId, personPresent, emit);
+    const routing = routingFor(
+      { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => pepe.routeAdd(f, t), routeRemove: (f, t) => pepe.routeRemove(f, t) },
+      { agent: opts.agent, chain, signal, emit, personPresent },
+    );
+    const tools = narrowTools(this.tools.visibleTo(agentConfig), opts.child?.tools ?? 'all');
+    const toolContext: ToolContext = {
+      agent: opts.agent,
+      agentConfig,
+      chain,
+      sessionId,
+      workspace: this.deps.workspace,
+      config,
+      env: pepe.env,
+      paths: pepe.paths,
+      slots: pepe.slots,
+      builtins: pepe.builtins,
+      routing: routing.hooks,
+      signal,
+      emit,
+      markOutsideContent: (source) => markOutsideContent(run, source),
+    };
 
     // Parked calls a person resolved since the last turn come back first (spec 5.4).
     const followUp = await followUpMessage(this.deps.pending, this.tools, opts.agent, sessionId, (tool, args, cwd) =>
       this.executeApproved(opts.agent, agentConfig, config, chain, sessionId!, tool, args, cwd, signal, emit),
     );
-    const userMessage: Message = { role: 'user', content: followUp ? `${followUp.text}\n\n${opts.text}` : opts.text };
-    persist(userMessage);
-    const messages: Message[] = [...this.systemMessages(opts.agent, agentConfig, config), ...history, userMessage];
-
-    const models = opts.model ? [modelRef(config, opts.model)] : await this.chainFor(opts.agent, agentConfig, config, path, emit);
-    emit({ type: 'turn_start', path, agent: opts.agent, sessionId, turnId, model: models[0]?.id ?? null });
-    if (followUp) emit({ type: 'approval_followup', path, items: followUp.items });
-    const run = newRunState();
-    const finish = (content: string, status: TurnResult['status'], error?: string, all: Message[] = messages, switchTo?: string): TurnResult => {
+    const rawText = followUp ? `${followUp.text}\n\n${opts.text}` : opts.text;
+    let messages: Message[] = [];
+    let coreResult: JsonValue | null = null;
+    const finish = (content: string, status: TurnResult['status'], error?: string, all: Message[] = messages, switchTo?: string) => {
       const extra = { ...(error ? { error } : {}), ...(switchTo ? { switchTo } : {}) };
       emit({ type: 'turn_end', path, agent: opts.agent, sessionId: sessionId!, turnId, content, status, ...extra });
-      return { agent: opts.agent, sessionId: sessionId!, turnId, content, status, ...extra, tookInOutsideContent: run.tookInOutsideContent, messages: all };
+      return { agent: opts.agent, sessionId: sessionId!, turnId, content, status, ...extra, tookInOutsideContent: run.tookInOutsideContent, messages: all, coreResult };
     };
 
+    let models: ModelRef[] = [];
     try {
+      models = opts.model ? [modelRef(config, opts.model)] : await this.chainFor(opts.agent, agentConfig, config, path, emit);
+    } finally {
+      emit({ type: 'turn_start', path, agent: opts.agent, sessionId, turnId, model: models[0]?.id ?? null });
+      if (followUp) emit({ type: 'approval_followup', path, items: followUp.items });
+    }
+
+    try {
+      // Spec 7: an agent core shapes the turn before and after the model.
+      const core = agentConfig.core ? this.cores.get(resolve(pepe.paths.home, agentConfig.core), this.deps.trusted()) : null;
+      const host = core
+        ? new RuntimeCoreHost({
+            agent: opts.agent, agentConfig, sessionId, workspace: this.deps.workspace, chain, tools, toolContext, barrier, run, sessions,
+            sessionState: session.state, coreStateFile: join(pepe.paths.agents, opts.agent, 'core-state.json'), personPresent, signal, emit,
+            runTurn: (o) => this.runTurn(o),
+          })
+        : null;
+      const system = this.systemMessages(opts.agent, agentConfig, config);
+      if (core && host) {
+        const useBootstrap = opts.child?.useBootstrap ?? true;
+        let bootstrap = useBootstrap ? session.bootstrap : [];
+        if (bootstrap === null) {
+          // Bootstrap runs once per session; its snapshot is persisted and re-injected every turn.
+          bootstrap = (await runBootstrap(core, host, { signal })).texts;
+          sessions.appendBootstrap(opts.agent, sessionId, bootstrap);
+        }
+        const input = await runInput(core, host, { rawText, turnId, history, signal, ...(opts.child ? { selection: opts.child.input } : {}) });
+        for (const notice of input.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
+        const withSkills = host.skills.length ? [...system, { role: 'system' as const, content: host.skills.join('\n\n') }] : system;
+        messages = composePrompt({ system: withSkills, bootstrap: bootstrap ?? [], history, context: input.context });
+        for (const m of inputMessages(input.context).persist) persist(m);
+      } else {
+        const userMessage: Message = { role: 'user', content: rawText };
+        persist(userMessage);
+        messages = [...system, ...modelHistory(history), userMessage];
+      }
+
+      let content: string;
+      let status: TurnResult['status'] = 'ok';
+      let error: string | undefined;
       const harness = await pepe.slots.harnessFor(opts.agent);
-      if (harness) return finish(...(await this.runHarnessPlugin(harness, opts.agent, agentConfig, messages, signal, emit, persist, path)));
-      if (!models.length) throw new UsageError(`no model configured for agent ${opts.agent}: set "model" for it, or "default_model_chain"`);
-      const personPresent = (opts.personPresent ?? true) && !!this.deps.prompter?.interactive;
-      const routing = routingFor(
-        { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => pepe.routeAdd(f, t), routeRemove: (f, t) => pepe.routeRemove(f, t) },
-        { agent: opts.agent, chain, signal, emit, personPresent },
-      );
-      const out = await runBuiltinLoop({
-        agent: opts.agent,
-        agentConfig,
-        config,
-        chain,
-        sessionId,
-        turnId,
-        messages,
-        models,
-        tools: this.tools.visibleTo(agentConfig),
-        barrier: this.barrierFor(sessionId, personPresent, emit),
-        run,
-        toolContext: {
+      if (harness) {
+        [content, status, error] = await this.runHarnessPlugin(harness, opts.agent, agentConfig, messages, signal, emit, core ? (m) => persist(asRecord(m)) : persist, path);
+      } else {
+        if (!models.length) throw new UsageError(`no model configured for agent ${opts.agent}: set "model" for it, or "default_model_chain"`);
+        const out = await runBuiltinLoop({
           agent: opts.agent,
           agentConfig,
+          config,
           chain,
           sessionId,
-          workspace: this.deps.workspace,
-          config,
-          env: pepe.env,
-          paths: pepe.paths,
+          turnId,
+          messages,
+          models,
+          tools,
+          barrier,
+          run,
+          toolContext,
           slots: pepe.slots,
-          builtins: pepe.builtins,
-          routing: routing.hooks,
-        },
-        slots: pepe.slots,
-        modelDeps: { config, env: pepe.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null },
-        maxSteps: config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
-        signal,
-        emit,
-        persist,
-        onCompacted: (all) => sessions.appendCompaction(opts.agent, sessionId!, all.filter((m) => m.role !== 'system')),
-      });
-      return finish(out.content, out.status, out.error, out.messages, routing.switchTo());
+          modelDeps: { config, env: pepe.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null },
+          maxSteps: config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
+          signal,
+          emit,
+          persist,
+          onCompacted: (all) => sessions.appendCompaction(opts.agent, sessionId!, all.filter((m) => m.role !== 'system')),
+          ...(core ? { recordFinal: asRecord } : {}),
+        });
+        messages = out.messages;
+        ({ content, status, error } = out);
+      }
+
+      if (core && host && status !== 'cancelled') {
+        const output = await runOutput(core, host, { responseText: content, rawText, turnId, history, signal, ...(opts.child ? { selection: opts.child.output } : {}) });
+        for (const m of outputMessages(content, output.sent).persist) persist(m);
+        for (const notice of output.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
+        coreResult = output.result;
+        content = output.delivered;
+      }
+      return finish(content, status, error, messages, routing.switchTo());
     } catch (e) {
       const message = errorMessage(e);
       emit({ type: 'error', path, message, recoverable: false });
@@ -198,7 +291,7 @@ export class AgentRuntime {
     emit: EventSink,
     persist: (m: Message) => void,
     path: string[],
-  ): Promise<[string, TurnResult['status'], string?, Message[]?]> {
+  ): Promise<[string, TurnResult['status'], string?]> {
     const started = performance.now();
     const deadline = this.deps.pepe.slots.deadlineMs('harness');
     let timer: NodeJS.Timeout | undefined;
@@ -220,7 +313,7 @@ export class AgentRuntime {
       if (!parsed.success) throw new Error(`malformed result: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       persist({ role: 'assistant', content: parsed.data.content });
       emit({ type: 'assistant_message', path, content: parsed.data.content, toolCalls: [], model: `harness:${harness.name}` });
-      return [parsed.data.content, 'ok', undefined, parsed.data.messages];
+      return [parsed.data.content, 'ok', undefined];
     } catch (e) {
       // Spec 3.3: the harness's failure is the turn's error; the built-in loop never re-runs it.
       throw this.deps.pepe.slots.harnessFailed(agent, harness.name, e, performance.now() - started);

@@ -1,3 +1,4 @@
+import type { CoreEvent } from '../cores/host.js';
 import type { Message } from '../messages.js';
 
 /**
@@ -19,6 +20,8 @@ export type TurnEvent = { path: string[] } & (
   | { type: 'slot_fallback'; slot: string; occupant: string; reason: string; detail: string; outcome: 'builtin' | 'refused' | 'error' }
   | { type: 'route_call'; phase: 'start' | 'end'; id: string; from: string; to: string; chain: string[]; result?: string; isError?: boolean }
   | { type: 'compaction'; before: number; after: number; by: string }
+  /** From an agent core's pipeline (spec 7): progress, notices, soft slot failures, restricted mode. */
+  | { type: 'core'; event: CoreEvent }
   | { type: 'model_fallback'; from: string; to: string | null; error: string }
   | { type: 'error'; message: string; recoverable: boolean }
   | { type: 'turn_end'; agent: string; sessionId: string; turnId: string; content: string; status: TurnStatus; error?: string; switchTo?: string }

@@ -36,6 +36,11 @@ export interface LoopInput {
   persist: (message: Message) => void;
   /** Called when compaction replaced the prompt, so a resumed session starts from the condensed view. */
   onCompacted: (messages: Message[]) => void;
+  /**
+   * How the final answer (no tool calls) is written. With an agent core the output pipeline
+   * decides what the user gets, so the raw answer is kept only as a runtime record (spec 7).
+   */
+  recordFinal?: (message: AssistantMessage) => Message;
 }
 
 export interface LoopOutput {
@@ -95,7 +100,13 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
     );
     const assistant: AssistantMessage = { role: 'assistant', content: answer.text };
     if (answer.toolCalls.length) assistant.tool_calls = answer.toolCalls;
-    if (answer.text || answer.toolCalls.length || !answer.cancelled) add(assistant);
+    const final = !answer.toolCalls.length && !answer.cancelled;
+    if (answer.text || answer.toolCalls.length || !answer.cancelled) {
+      if (final && input.recordFinal) {
+        messages.push(assistant);
+        input.persist(input.recordFinal(assistant));
+      } else add(assistant);
+    }
     emit({ type: 'assistant_message', path, content: answer.text, toolCalls: answer.toolCalls, model: answer.model });
     if (answer.text) content = answer.text;
     if (answer.cancelled) return { content, status: 'cancelled', messages };

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { BASE_INPUT, BASE_OUTPUT, builtinSlot } from './base-slots.js';
+import type { ChildAgentRequest, PipelineSelection, SlotRef, ToolSelection } from './host.js';
+import type { LoadedCore, LoadedSlot } from './loaded-core.js';
+import type { PhasePipeline } from './pipelines.js';
+
+const SlotList = z.union([z.literal('all'), z.array(z.string().min(1)), z.null()]).optional();
+
+/** The options of `ctx.agents.run/spawn` (spec 7); unknown keys are a mistake worth telling. */
+export const AgentCallOptions = z
+  .strictObject({
+    inputSlots: SlotList,
+    outputSlots: SlotList,
+    tools: z.union([z.literal('all'), z.literal('none'), z.array(z.string().min(1))]).optional(),
+    useBootstrap: z.boolean().optional(),
+  })
+  .optional();
+
+/** omitted / null / [] → only the base slot; 'all' → everything; a list → those ids. */
+export function pipelineSelection(value: 'all' | string[] | null | undefined): PipelineSelection {
+  if (value === 'all') return 'all';
+  if (value == null || value.length === 0) return 'base';
+  return { only: [...new Set(value)] };
+}
+
+/** default 'all'; 'none' or [] → none; a list narrows. */
+export function toolSelection(value: 'all' | 'none' | string[] | undefined): ToolSelection {
+  if (value === undefined || value === 'all') return 'all';
+  if (value === 'none' || value.length === 0) return 'none';
+  return { only: [...new Set(value)] };
+}
+
+/** Validates a slot's options and computes what the child's turn runs. Throws a readable error. */
+export function childRequest(agent: unknown, text: unknown, options: unknown, caller: SlotRef): ChildAgentRequest {
+  if (typeof agent !== 'string' || !agent) throw new TypeError('ctx.agents: the agent name must be a non-empty string');
+  if (typeof text !== 'string') throw new TypeError('ctx.agents: the text must be a string');
+  const parsed = AgentCallOptions.safeParse(options ?? undefined);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'options';
+    throw new TypeError(`ctx.agents options: ${where}: ${issue?.message ?? 'invalid'} (inputSlots/outputSlots: 'all', a list of slot ids or null; tools: 'all', 'none' or a list; useBootstrap: boolean)`);
+  }
+  const o = parsed.data ?? {};
+  return {
+    agent,
+    text,
+    input: pipelineSelection(o.inputSlots),
+    output: pipelineSelection(o.outputSlots),
+    tools: toolSelection(o.tools),
+    useBootstrap: o.useBootstrap ?? false,
+    caller,
+  };
+}
+
+export interface SelectedPipeline {
+  pipeline: PhasePipeline;
+  slots: Map<string, LoadedSlot>;
+  /** Ids a list asked for that the core's pipeline does not have (they are skipped). */
+  missing: string[];
+}
+
+/**
+ * Applies a selection to one phase of a core: 'all' is the configured pipeline; 'base' is the
+ * core's base slot (Pepe's built-in when the core has none); a list keeps only those ids, in
+ * pipeline order and in their serial/parallel group.
+ */
+export function selectPipeline(core: LoadedCore, phase: 'input' | 'output', selection: PipelineSelection): SelectedPipeline {
+  const configured = core.pipelines[phase];
+  const slots = core.slots[phase];
+  if (selection === 'all') return { pipeline: { serial: [...configured.serial], parallel: [...configured.parallel] }, slots, missing: [] };
+  if (selection === 'base') {
+    const id = phase === 'input' ? BASE_INPUT : BASE_OUTPUT;
+    const own = slots.get(id);
+    const slot = own ?? builtinSlot(core.surfaceRoot, phase);
+    return { pipeline: { serial: [id], parallel: [] }, slots: new Map([[id, slot]]), missing: [] };
+  }
+  const wanted = new Set(selection.only);
+  const keep = (ids: string[]) => ids.filter((id) => wanted.has(id));
+  const present = new Set([...configured.serial, ...configured.parallel]);
+  return {
+    pipeline: { serial: keep(configured.serial), parallel: keep(configured.parallel) },
+    slots,
+    missing: selection.only.filter((id) => !present.has(id)),
+  };
+}

@@ -1,0 +1,191 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { restrictedCore } from './base-slots.js';
+import type { LoadedCore, LoadedSlot } from './loaded-core.js';
+import { parseManifest, splitEntrypoint } from './manifest.js';
+import { CoreModuleLoader, MODULE_EXTENSIONS, ModuleLoadError, resolveFile } from './module-loader.js';
+import { PHASES, parsePipelines, type Phase, type Pipelines } from './pipelines.js';
+import { CoreLoadError, problemAtStart, sortProblems, type Problem } from './problems.js';
+import type { SlotContext } from './sdk-types.js';
+
+export const DEFAULT_SURFACE_ROOT = 'agent';
+const SLOT_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+
+export interface CheckOptions {
+  /** Folder of the authored surface inside the core (default `agent`). */
+  surfaceRoot?: string;
+  /**
+   * Load the modules to check that each entrypoint's export exists (default true). Loading runs
+   * the modules' top-level code: pass false for an untrusted workspace, which checks everything
+   * else (the module file must still exist).
+   */
+  loadModules?: boolean;
+}
+
+export interface LoadOptions {
+  surfaceRoot?: string;
+  /**
+   * False in an untrusted workspace (VS Code Workspace Trust): nothing of the core is read or
+   * run, and the result is a restricted core with Pepe's built-in base_input/base_output only.
+   */
+  trusted?: boolean;
+}
+
+export const UNTRUSTED_REASON =
+  'the workspace is not trusted, so the agent core\'s modules (code) were not loaded; only base_input/base_output ran. Trust the workspace to run the core.';
+
+/** Every problem of the core at `dir`, sorted by file and line (empty when it is valid). */
+export function checkCore(dir: string, options: CheckOptions = {}): Problem[] {
+  return inspectCore(dir, options).problems;
+}
+
+/** Loads the core at `dir`; throws CoreLoadError listing every problem. */
+export function loadCore(dir: string, options: LoadOptions = {}): LoadedCore {
+  const root = resolve(dir);
+  const surfaceRoot = join(root, options.surfaceRoot ?? DEFAULT_SURFACE_ROOT);
+  if (options.trusted === false) return restrictedCore(root, surfaceRoot, UNTRUSTED_REASON);
+  const { core, problems } = inspectCore(root, { surfaceRoot: options.surfaceRoot, loadModules: true });
+  if (!core || problems.length) throw new CoreLoadError(root, problems);
+  return core;
+}
+
+function inspectCore(dir: string, options: CheckOptions): { core: LoadedCore | null; problems: Problem[] } {
+  const root = resolve(dir);
+  const surfaceRoot = join(root, options.surfaceRoot ?? DEFAULT_SURFACE_ROOT);
+  const pipelinesFile = join(surfaceRoot, 'pipelines.yaml');
+  const problems: Problem[] = [];
+  if (!isDir(root)) return { core: null, problems: [problemAtStart(root, `no agent core here: ${root} is not a folder (create one with: pepe init ${dir})`)] };
+  if (!isDir(surfaceRoot)) {
+    return { core: null, problems: [problemAtStart(pipelinesFile, `no agent core here: ${surfaceRoot} is missing (create one with: pepe init ${dir})`)] };
+  }
+
+  const loadModules = options.loadModules !== false;
+  const loader = new CoreModuleLoader(surfaceRoot);
+  const slots: Record<Phase, Map<string, LoadedSlot>> = { bootstrap: new Map(), input: new Map(), output: new Map() };
+  const known: Record<Phase, Set<string>> = { bootstrap: new Set(), input: new Set(), output: new Set() };
+
+  for (const phase of PHASES) {
+    const phaseDir = join(surfaceRoot, phase);
+    if (!isDir(phaseDir)) continue;
+    for (const name of readdirSync(phaseDir).sort()) {
+      const slotDir = join(phaseDir, name);
+      if (name.startsWith('.') || !isDir(slotDir)) continue;
+      const manifestFile = join(slotDir, 'slot.yaml');
+      known[phase].add(name);
+      if (!SLOT_ID.test(name)) {
+        problems.push(problemAtStart(manifestFile, `slot folder name "${name}" is not a valid slot id (letters, digits, _ and -)`));
+        continue;
+      }
+      if (!existsSync(manifestFile)) {
+        problems.push(problemAtStart(manifestFile, `missing slot.yaml: every slot folder needs one (at least "entrypoint: module:process")`));
+        continue;
+      }
+      const parsed = parseManifest(manifestFile, readFileSync(manifestFile, 'utf8'));
+      problems.push(...parsed.problems);
+      if (!parsed.manifest) continue;
+      const { stem, exportName } = splitEntrypoint(parsed.manifest.entrypoint);
+      const moduleFile = findModule(root, slotDir, stem);
+      if (typeof moduleFile !== 'string') {
+        problems.push(parsed.entrypointAt(moduleFile.problem));
+        continue;
+      }
+      let entry: LoadedSlot['entry'] = () => undefined;
+      if (loadModules) {
+        let mod: Record<string, unknown>;
+        try {
+          mod = loader.load(moduleFile);
+        } catch (e) {
+          if (e instanceof ModuleLoadError) problems.push({ file: e.file, line: e.line, column: e.column, message: `cannot load module: ${e.message}` });
+          else problems.push(problemAtStart(moduleFile, `cannot load module: ${String(e)}`));
+          continue;
+        }
+        const fn = mod[exportName];
+        if (typeof fn !== 'function') {
+          const exported = Object.keys(mod).filter((k) => k !== '__esModule');
+          problems.push(
+            parsed.entrypointAt(
+              fn === undefined
+                ? `entrypoint "${parsed.manifest.entrypoint}": ${relative(slotDir, moduleFile) || moduleFile} has no export "${exportName}" (it exports: ${exported.join(', ') || 'nothing'})`
+                : `entrypoint "${parsed.manifest.entrypoint}": export "${exportName}" is a ${typeof fn}, not a function`,
+            ),
+          );
+          continue;
+        }
+        entry = fn as (ctx: SlotContext) => unknown;
+      }
+      slots[phase].set(name, { id: name, phase, dir: slotDir, manifestFile, manifest: parsed.manifest, moduleFile, entry, builtin: false });
+    }
+  }
+
+  let pipelines: Pipelines | null = null;
+  if (!existsSync(pipelinesFile)) {
+    problems.push(problemAtStart(pipelinesFile, 'missing pipelines.yaml: it is required (schema_version: 1 and the bootstrap/input/output lists)'));
+  } else {
+    const parsed = parsePipelines(pipelinesFile, readFileSync(pipelinesFile, 'utf8'), known);
+    problems.push(...parsed.problems);
+    pipelines = parsed.pipelines;
+  }
+  const sorted = sortProblems(problems);
+  if (!pipelines || sorted.length) return { core: null, problems: sorted };
+  return { core: { dir: root, surfaceRoot, pipelines, slots, restricted: null }, problems: [] };
+}
+
+/** The module an entrypoint stem names: `<slot>/<stem>.{ts,js,mjs,cjs}`, or a core-root-relative path when it has a `/`. */
+function findModule(root: string, slotDir: string, stem: string): string | { problem: string } {
+  if (stem.includes('/')) {
+    const file = resolveFile(resolve(root, stem));
+    if (!file) return { problem: `entrypoint module "${stem}" not found (a path with "/" is relative to the core folder ${root})` };
+    const rel = relative(root, file);
+    if (rel.startsWith('..') || rel.startsWith(sep)) return { problem: `entrypoint module "${stem}" is outside the core folder` };
+    return file;
+  }
+  for (const ext of MODULE_EXTENSIONS) {
+    const file = join(slotDir, stem + ext);
+    if (isFile(file)) return file;
+  }
+  return { problem: `entrypoint module "${stem}" not found in the slot folder (looked for ${MODULE_EXTENSIONS.map((e) => stem + e).join(', ')})` };
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A cheap fingerprint of the core's files (paths, sizes, modification times): cache a LoadedCore
+ * under it and call loadCore again only when it changes (loading re-runs the modules' top-level code).
+ */
+export function coreStamp(dir: string, surfaceRoot = DEFAULT_SURFACE_ROOT): string {
+  const parts: string[] = [];
+  const walk = (d: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const p = join(d, name);
+      try {
+        const s = statSync(p);
+        if (s.isDirectory()) walk(p);
+        else parts.push(`${p}:${s.size}:${s.mtimeMs}`);
+      } catch {
+        // vanished while walking
+      }
+    }
+  };
+  walk(join(resolve(dir), surfaceRoot));
+  return parts.join('|');
+}

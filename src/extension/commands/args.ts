@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { SLOT_NAMES } from '../../core/slots/names.js';
+
+/**
+ * Arguments of Pepe's commands, parsed at the boundary (keybindings, other extensions, tests and
+ * the trees all call them). Every field is optional: what is missing is asked with a quick pick.
+ * Tree nodes pass their own fields (slot/agent/project, from/to); extra fields are ignored.
+ */
+const name = z.string().min(1);
+const Slot = z.enum(SLOT_NAMES);
+
+export const SlotSetArgs = z.object({
+  slot: Slot.optional(),
+  plugin: name.optional(),
+  /** Where to write: the whole install, one project's default_slots, or one agent's slots. */
+  scope: z.enum(['install', 'project', 'agent']).optional(),
+  agent: name.optional(),
+  project: name.optional(),
+});
+export const SlotClearArgs = SlotSetArgs.omit({ plugin: true });
+export const SlotListArgs = z.object({ agent: name.optional(), project: name.optional() });
+export const SlotTestArgs = z.object({
+  slot: Slot.optional(),
+  agent: name.optional(),
+  project: name.optional(),
+  query: z.string().optional(),
+  /** For the sandbox: program and arguments. */
+  command: z.array(z.string()).min(1).optional(),
+});
+export const RouteArgs = z.object({ from: name.optional(), to: name.optional() });
+export const AgentAddArgs = z.object({
+  name: name.optional(),
+  model: name.optional(),
+  project: name.optional(),
+  tools: z.array(name).optional(),
+  canMessage: z.array(name).optional(),
+});
+export const AgentArgs = z.object({ agent: name.optional() });
+export const AgentRemoveArgs = z.object({ agent: name.optional(), /** Skip the confirmation dialog. */ force: z.boolean().optional() });
+export const ChatArgs = z.object({
+  agent: name.optional(),
+  /** Sends this message right away (otherwise an input box asks); the command returns the turn's result. */
+  text: z.string().optional(),
+  model: name.optional(),
+  sessionId: name.optional(),
+});
+export const PluginInstallArgs = z.object({ path: name.optional() });
+export const ApiKeyArgs = z.object({
+  /** The environment variable a model's `api_key_env` names. */
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. OPENAI_API_KEY').optional(),
+  value: z.string().min(1).optional(),
+});
+export const CoreCheckArgs = z.object({ path: name.optional() });
+export const ApprovalArgs = z.object({
+  id: z.string().min(1).optional(),
+  action: z.enum(['approve', 'always', 'deny']).optional(),
+  reason: z.string().optional(),
+});
+
+/** Tree nodes and command-line style objects both arrive as the first argument. */
+export function parseArgs<T extends z.ZodType>(schema: T, command: string, raw: unknown): z.infer<T> {
+  if (raw === undefined || raw === null) return schema.parse({});
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || 'argument'}: ${i.message}`).join('; ');
+  throw new CommandArgumentError(`${command}: invalid arguments (${problems})`);
+}
+
+export class CommandArgumentError extends Error {}

@@ -1,0 +1,25 @@
+import { agentAdd, agentRemove, agentSwitch } from './agent-commands.js';
+import { chatOpen } from './chat-commands.js';
+import type { CommandHandler } from './command-context.js';
+import { routeAdd, routeRemove } from './route-commands.js';
+import { slotClear, slotList, slotSet, slotTest } from './slot-commands.js';
+import { apiKeySet, approvalsShow, coreCheck, doctor, pluginInstall } from './tool-commands.js';
+
+/** The handlers behind the command ids; loaded on the first command, not at activation. */
+export const HANDLERS: Record<string, CommandHandler> = {
+  'pepe.slot.set': slotSet,
+  'pepe.slot.clear': slotClear,
+  'pepe.slot.list': slotList,
+  'pepe.slot.test': slotTest,
+  'pepe.doctor': doctor,
+  'pepe.route.add': routeAdd,
+  'pepe.route.remove': routeRemove,
+  'pepe.agent.add': agentAdd,
+  'pepe.agent.remove': agentRemove,
+  'pepe.agent.switch': agentSwitch,
+  'pepe.chat.open': chatOpen,
+  'pepe.plugin.install': pluginInstall,
+  'pepe.apiKey.set': apiKeySet,
+  'pepe.core.check': coreCheck,
+  'pepe.approvals.show': approvalsShow,
+};

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import type { CoreBundle } from '../core-loader.js';
+import type { CommandContext } from './command-context.js';
+
+/** Every command id whose handler lives in handlers.ts (kept here so registering stays light). */
+export const LAZY_COMMANDS = [
+  'pepe.slot.set',
+  'pepe.slot.clear',
+  'pepe.slot.list',
+  'pepe.slot.test',
+  'pepe.doctor',
+  'pepe.route.add',
+  'pepe.route.remove',
+  'pepe.agent.add',
+  'pepe.agent.remove',
+  'pepe.agent.switch',
+  'pepe.chat.open',
+  'pepe.plugin.install',
+  'pepe.apiKey.set',
+  'pepe.core.check',
+  'pepe.approvals.show',
+] as const;
+
+/**
+ * Registers the commands. A person running one (palette, tree, no arguments) gets errors as a
+ * notification; a caller passing arguments (keybinding, another extension, a test) gets them
+ * thrown as well. Cancelling a picker is not an error: the command returns undefined.
+ */
+export function registerCommands(ctx: CommandContext, load: () => CoreBundle): vscode.Disposable[] {
+  return LAZY_COMMANDS.map((id) =>
+    vscode.commands.registerCommand(id, async (arg?: unknown) => {
+      const { HANDLERS, Cancelled } = load();
+      try {
+        return await HANDLERS[id]!(ctx, arg);
+      } catch (e) {
+        if (e instanceof Cancelled) return undefined;
+        const message = e instanceof Error ? e.message : String(e);
+        ctx.log.error(`${id}: ${message}`);
+        const fromPerson = arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg);
+        void vscode.window.showErrorMessage(`Pepe: ${message}`);
+        if (fromPerson) return undefined;
+        throw e;
+      }
+    }),
+  );
+}

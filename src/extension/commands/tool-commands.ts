@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { apiKeyEnvNames } from '../../core/secrets/scrub.js';
+import { checkCoreFolder } from '../diagnostics/manifest-check.js';
+import { toDiagnostic } from '../diagnostics/manifest-diagnostics.js';
+import { ApiKeyArgs, ApprovalArgs, CoreCheckArgs, parseArgs, PluginInstallArgs } from './args.js';
+import type { CommandContext } from './command-context.js';
+import { Cancelled, input, pick } from './ui.js';
+
+/** Doctor (spec 3.4, 9.1): the same findings as `pepe doctor`, as a readable document. */
+export async function doctor(ctx: CommandContext): Promise<unknown> {
+  const pepe = await ctx.host.get();
+  await ctx.host.reload();
+  const findings = ctx.host.configProblem ? [{ level: 'problem' as const, area: 'config' as const, message: ctx.host.configProblem }] : await pepe.doctor();
+  const lines = ['# Pepe doctor', '', `PEPE_HOME: \`${pepe.paths.home}\``, ''];
+  if (!findings.length) lines.push('No problems found.');
+  for (const f of findings) lines.push(`- **${f.level}** (${f.area}): ${f.message}`);
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') + '\n' });
+  await vscode.window.showTextDocument(doc, { preview: true });
+  ctx.log.info(`doctor: ${findings.length} finding(s)`);
+  return findings;
+}
+
+export async function pluginInstall(ctx: CommandContext, raw: unknown): Promise<unknown> {
+  const args = parseArgs(PluginInstallArgs, 'pepe.plugin.install', raw);
+  const pepe = await ctx.host.get();
+  let path = args.path;
+  if (!path) {
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Pepe: Install Plugin',
+      canSelectMany: false,
+      openLabel: 'Install',
+      filters: { 'Slot plugins': ['mjs', 'js', 'cjs', 'ts'] },
+    });
+    if (!picked?.[0]) throw new Cancelled();
+    path = picked[0].fsPath;
+  }
+  const info = await pepe.pluginInstall(path);
+  ctx.refresh();
+  ctx.log.info(`plugin ${info.name} installed (claims ${info.slot})`);
+  vscode.window.setStatusBarMessage(`Pepe: installed ${info.name} (slot ${info.slot})`, 4000);
+  return info;
+}
+
+/** Spec 4.2: keys live in SecretStorage, under the name a model's `api_key_env` gives. */
+export async function apiKeySet(ctx: CommandContext, raw: unknown): Promise<unknown> {
+  const args = parseArgs(ApiKeyArgs, 'pepe.apiKey.set', raw);
+  const pepe = await ctx.host.get();
+  let name = args.name;
+  if (!name) {
+    const models = Object.entries(pepe.config.models ?? {}).filter(([, m]) => m.api_key_env);
+    const items: (vscode.QuickPickItem & { env?: string })[] = await Promise.all(
+      models.map(async ([id, m]) => ({ label: m.api_key_env!, description: `model ${id} (${m.provider})${(await ctx.apiKeys.has(m.api_key_env!)) ? ' · stored' : ''}`, env: m.api_key_env! })),
+    );
+    items.push({ label: 'Another variable…', description: 'type its name' });
+    const picked = await pick(items, { title: 'Pepe: Set API Key', placeHolder: 'which api_key_env' });
+    name = picked.env ?? (await input({ title: 'Pepe: Set API Key', prompt: 'Environment variable name (as in "api_key_env")', validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v) ? undefined : 'letters, digits and _') }));
+  }
+  const value = args.value ?? (await input({ title: `Pepe: API key for ${name}`, prompt: 'Stored in VS Code SecretStorage, never in settings or config.json', password: true }));
+  if (!value) throw new Cancelled();
+  await ctx.apiKeys.set(name, value);
+  await ctx.host.reload(); // re-overlays the keys into the env models read from
+  const used = apiKeyEnvNames(pepe.config).includes(name);
+  ctx.log.info(`API key for ${name} stored in SecretStorage${used ? '' : ' (no model names it in api_key_env yet)'}`);
+  vscode.window.setStatusBarMessage(`Pepe: API key for ${name} stored`, 4000);
+  return { name, stored: true, usedByModel: used };
+}
+
+/** Check Agent Core (spec 7): every manifest of a core, into the Problems panel. */
+export async function coreCheck(ctx: CommandContext, raw: unknown): Promise<unknown> {
+  const args = parseArgs(CoreCheckArgs, 'pepe.core.check', raw);
+  let folder = args.path;
+  if (!folder) {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const picked = await vscode.window.showOpenDialog({ title: 'Pepe: Check Agent Core', canSelectFolders: true, canSelectFiles: false, defaultUri: root, openLabel: 'Check' });
+    if (!picked?.[0]) throw new Cancelled();
+    folder = picked[0].fsPath;
+  }
+  const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  folder = isAbsolute(folder) ? folder : resolve(base, folder);
+  if (!existsSync(folder)) throw new Error(`no such folder: ${folder}`);
+  const results = checkCoreFolder(folder);
+  let count = 0;
+  for (const r of results) {
+    ctx.diagnostics.set(vscode.Uri.file(r.file), r.problems.map(toDiagnostic));
+    count += r.problems.length;
+  }
+  const trusted = vscode.workspace.isTrusted;
+  const note = trusted ? '' : ' (restricted mode: this core\'s modules will not load; the agent runs with base_input/base_output only)';
+  if (count) void vscode.window.showWarningMessage(`Pepe: ${count} problem(s) in the agent core at ${folder}; see the Problems panel.${note}`);
+  else vscode.window.setStatusBarMessage(`Pepe: the agent core at ${folder} is valid${note}`, 5000);
+  return { folder, problems: results.flatMap((r) => r.problems.map((p) => ({ file: r.file, ...p }))), trusted, manifests: results.map((r) => r.file) };
+}
+
+/** Spec 5.4: calls parked while nobody was there, resolved here. */
+export async function approvalsShow(ctx: CommandContext, raw: unknown): Promise<unknown> {
+  const args = parseArgs(ApprovalArgs, 'pepe.approvals.show', raw);
+  const pepe = await ctx.host.get();
+  const pending = await pepe.pending.list();
+  if (!args.id && !pending.length) {
+    void vscode.window.showInformationMessage('Pepe: no pending approvals.');
+    return { pending: [] };
+  }
+  const id =
+    args.id ??
+    (
+      await pick(
+        pending.map((p) => ({ label: `${p.agent}: ${p.tool}`, description: p.id, detail: p.summary ?? JSON.stringify(p.args), id: p.id })),
+        { title: 'Pepe: Pending Approvals', placeHolder: 'a parked call to approve or deny' },
+      )
+    ).id;
+  const action =
+    args.action ??
+    (
+      await pick(
+        [
+          { label: 'Approve', description: 'it runs at the agent\'s next turn', value: 'approve' as const },
+          { label: 'Approve and always allow this tool', description: "added to the agent's auto_approve", value: 'always' as const },
+          { label: 'Deny…', value: 'deny' as const },
+        ],
+        { title: `Pepe: approval ${id}` },
+      )
+    ).value;
+  if (action === 'deny') {
+    const reason = args.reason ?? (args.id ? undefined : await vscode.window.showInputBox({ title: `Deny ${id}`, prompt: 'Optional: why (the agent reads this)' }));
+    const denied = await pepe.pending.deny(id, { reason: reason || undefined });
+    ctx.log.info(`approval ${denied.id} denied`);
+    return denied;
+  }
+  const approved = await pepe.pending.approve(id, { always: action === 'always' });
+  ctx.refresh();
+  ctx.log.info(`approval ${approved.id} approved${action === 'always' ? ' (always)' : ''}`);
+  return approved;
+}

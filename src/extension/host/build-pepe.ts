@@ -1,0 +1,78 @@
+import type * as vscode from 'vscode';
+import { ConfigError } from '../../core/errors.js';
+import { Pepe, type CreatePepeOptions } from '../../core/pepe.js';
+import { apiKeyEnvNames } from '../../core/secrets/scrub.js';
+import { LanguageModelProvider, parseVscodeModelId } from '../models/lm-provider.js';
+import { ModalPrompter } from '../permissions/modal-prompter.js';
+import type { ExtensionOccupants } from '../occupants.js';
+import type { SandboxTerminals } from '../terminal/sandbox-terminals.js';
+import type { ApiKeys } from './api-keys.js';
+import { ConfigWatcher } from './config-watcher.js';
+import type { BuiltPepe, PepeHost } from './pepe-host.js';
+
+export interface BuildDeps {
+  home: string | undefined;
+  workspace: string | undefined;
+  /** Workspace Trust: agent cores (workspace-authored code) run only when trusted (spec 7). */
+  trusted: boolean;
+  apiKeys: ApiKeys;
+  log: vscode.LogOutputChannel;
+  terminals: SandboxTerminals;
+  occupants: ExtensionOccupants;
+}
+
+/**
+ * The heavy half of the composition root, loaded on first use (dynamic import keeps the core,
+ * execa, zod and the model SDKs out of activation): builds Pepe with the extension's surfaces.
+ */
+export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltPepe> {
+  const resources: vscode.Disposable[] = [];
+  const base = process.env;
+  // A copy the core reads model keys from; SecretStorage values are overlaid for `api_key_env`
+  // names only. The core scrubs those names from the sandbox and plugin environments (spec 8).
+  const env: NodeJS.ProcessEnv = { ...base };
+  const overlaid = new Set<string>();
+  const terminals = deps.terminals;
+  const options: CreatePepeOptions = {
+    home: deps.home,
+    env,
+    workspace: deps.workspace,
+    trusted: deps.trusted,
+    prompter: new ModalPrompter((line) => deps.log.info(line)),
+    sandboxSurface: terminals,
+    onPluginOutput: (plugin, text) => deps.log.info(`[plugin ${plugin}] ${text.trimEnd()}`),
+    providerOptions: {
+      external: (id) => {
+        const selector = parseVscodeModelId(id);
+        return selector ? new LanguageModelProvider(id, selector) : undefined;
+      },
+    },
+  };
+  const pepe = new Pepe(options);
+  try {
+    await pepe.reload();
+  } catch (e) {
+    // A broken config.json must not stop the views: they show the problem; writes stay refused.
+    if (!(e instanceof ConfigError)) throw e;
+    host.configProblem = e.message;
+    deps.log.error(e.message);
+  }
+  deps.occupants.attach(pepe);
+  const syncKeys = () => deps.apiKeys.overlay(env, base, apiKeyEnvNames(pepe.config), overlaid);
+  await syncKeys();
+
+  const unlisten = pepe.log.onEntry((entry) => {
+    const { ts: _ts, kind, ...rest } = entry;
+    const text = `${kind} ${JSON.stringify(rest)}`;
+    if (kind === 'slot_fallback' || kind === 'plugin_error') deps.log.warn(text);
+    else deps.log.info(text);
+  });
+  resources.push({ dispose: unlisten });
+  resources.push(
+    new ConfigWatcher(pepe.paths.home, pepe.paths.plugins, () => {
+      void host.reload().then(syncKeys);
+    }),
+  );
+  deps.log.info(`Pepe ready (PEPE_HOME: ${pepe.paths.home})`);
+  return { pepe, resources };
+}

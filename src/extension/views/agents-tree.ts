@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { ActiveAgent } from '../active-agent.js';
+import type { PepeHost } from '../host/pepe-host.js';
+import { PepeTree, problemItem, type AgentNode, type ProblemNode } from './nodes.js';
+
+type Node = AgentNode | ProblemNode;
+
+/** The Agents tree (spec 9.2): every agent with its model and project; the active one is marked. */
+export class AgentsTree extends PepeTree<Node> {
+  constructor(private readonly host: PepeHost, private readonly active: ActiveAgent) {
+    super();
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (node) return [];
+    const pepe = await this.host.get();
+    const current = this.active.resolve(pepe.config);
+    const agents: Node[] = pepe.agentList().map((a) => ({ kind: 'agent', agent: a.name, model: a.model, project: a.project, active: a.name === current }));
+    return this.host.configProblem ? [{ kind: 'problem', message: this.host.configProblem }, ...agents] : agents;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'problem') return problemItem(node);
+    const item = new vscode.TreeItem(node.agent, vscode.TreeItemCollapsibleState.None);
+    item.id = `agent:${node.agent}`;
+    item.description = [node.model ?? 'default model chain', node.project ? `project ${node.project}` : null, node.active ? 'active' : null].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(node.active ? 'pass-filled' : 'hubot');
+    item.contextValue = 'agent';
+    item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}`;
+    item.accessibilityInformation = { label: `${node.agent}: ${item.description}` };
+    return item;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Acceptance (issue 6): an agent turn (scripted mock model) calling `bash` raises the modal with
+ * the exact command; "Allow once" → the `Pepe: <agent>` terminal shows the command, its output
+ * and exit status, and the tool result in the transcript carries the same output. Escape → the
+ * tool result is a denial and no process ran.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
+import { answerInput, docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
+
+/** The tool messages of an agent's sessions, from the transcripts on disk. */
+function toolResults(home: string, agent: string): string[] {
+  const dir = path.join(home, 'sessions', agent);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean))
+    .map((l) => JSON.parse(l) as { role?: string; content?: string; message?: { role?: string; content?: string } })
+    .map((r) => r.message ?? r)
+    .filter((m) => m.role === 'tool')
+    .map((m) => String(m.content));
+}
+
+describe('e2e: the permission barrier as a modal, the sandbox in the terminal', function () {
+  let wb: Workbench | undefined;
+  let home: string;
+  let workspace: string;
+
+  before(async function () {
+    const scripts = makePepeHome({});
+    home = scripts;
+    const script = (file: string) => {
+      const p = path.join(home, `${file}.json`);
+      // A redirection is a write: the barrier asks even though a person is present (spec 5.1).
+      writeFileSync(p, JSON.stringify({ steps: [{ tool_calls: [{ name: 'bash', arguments: { command: `echo hello-from-pepe > ${file}.txt && cat ${file}.txt` } }] }, { text: 'done' }] }));
+      return p;
+    };
+    writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({ agents: { ops: { model: `mock:${script('allowed')}` }, guarded: { model: `mock:${script('denied')}` } } }, null, 2),
+    );
+    wb = await openWorkbench({ env: { PEPE_HOME: home } });
+    workspace = wb.server.workspace;
+    await waitForWorkbench(wb.page);
+  });
+  afterEach(function () {
+    return onTestFailure(this, wb);
+  });
+  after(async function () {
+    await wb?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  async function startTurn(agent: string): Promise<void> {
+    const page = wb!.page;
+    await runCommand(page, 'Pepe: Switch Agent…');
+    await pickItem(page, agent);
+    await waitForQuickInputClosed(page);
+    await runCommand(page, 'Pepe: Open Chat');
+    await answerInput(page, 'please run it');
+  }
+
+  it('Allow once: the command runs in "Pepe: ops" with its output and exit status; the tool result carries the same output', async function () {
+    const page = wb!.page;
+    await startTurn('ops');
+    const message = await waitForDialog(page, 60_000);
+    assert.match(message, /Allow ops to use bash\?/);
+    const detail = domText(await page.locator('.monaco-dialog-box .dialog-message-detail').innerText());
+    assert.ok(detail.includes('echo hello-from-pepe > allowed.txt && cat allowed.txt'), detail);
+    assert.ok(detail.includes(`Working directory: ${workspace}`), detail);
+    assert.ok(detail.includes('Chain: ops'), detail);
+    await docScreenshot(page, 'approval-modal.png');
+    await clickDialogButton(page, 'Allow once');
+
+    const text = await waitForTerminalText(page, /\[exit status 0\]/, 60_000);
+    assert.ok(text.includes(`$ bash -c 'echo hello-from-pepe > allowed.txt && cat allowed.txt'`), text);
+    assert.match(text, /^hello-from-pepe$/m);
+    const tabs = await page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab').allInnerTexts().catch(() => []);
+    assert.ok(tabs.join(' ').includes('Pepe: ops') || (await page.getByText('Pepe: ops').count()) > 0, `no "Pepe: ops" terminal: ${tabs.join(' | ')}`);
+    await docScreenshot(page, 'sandbox-terminal.png');
+    const results = await waitFor(() => (toolResults(home, 'ops').length ? toolResults(home, 'ops') : undefined), { timeoutMs: 30_000, what: 'the tool result in the transcript' });
+    assert.equal(results[0], 'exit status 0\nhello-from-pepe\n');
+    assert.ok(existsSync(path.join(workspace, 'allowed.txt')));
+  });
+
+  it('Escape: the tool result is a denial and no process ran', async function () {
+    const page = wb!.page;
+    await startTurn('guarded');
+    const message = await waitForDialog(page, 60_000);
+    assert.match(message, /Allow guarded to use bash\?/);
+    await page.keyboard.press('Escape');
+    await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 30_000 });
+    const results = await waitFor(() => (toolResults(home, 'guarded').length ? toolResults(home, 'guarded') : undefined), { timeoutMs: 30_000, what: 'the tool result in the transcript' });
+    assert.match(results[0]!, /denied/i);
+    assert.ok(!existsSync(path.join(workspace, 'denied.txt')), 'the denied command ran');
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * e2e helpers for Pepe's own UI: quick picks and input boxes answered by label, tree rows of the
+ * Pepe views read through their accessible labels, and screenshots saved for the docs.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { domText, repoRoot, screenshot, waitFor } from '../vscode/harness';
+
+/** Picks the quick-pick row labelled exactly `label` (typing it to filter first). */
+export async function pickItem(page: Page, label: string, timeoutMs = 30_000): Promise<void> {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(label);
+  const focused = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+  await waitFor(async () => domText(await focused.innerText()).trim() === label, { timeoutMs, what: `quick pick row "${label}" focused` });
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until no quick pick or input box is open (before running the next command). */
+export async function waitForQuickInputClosed(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/** Types into the open input box and presses Enter. */
+export async function answerInput(page: Page, text: string, timeoutMs = 30_000): Promise<void> {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(text);
+  await page.keyboard.press('Enter');
+}
+
+/** Accessible labels of the rows of a Pepe view ("Slots", "Routes", "Agents"). */
+export async function treeRows(page: Page, view: string): Promise<string[]> {
+  const pane = page.locator(`.part.sidebar .pane:has(.pane-header[aria-label^="${view}"])`).first();
+  const rows = pane.locator('.monaco-list-row');
+  return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).map(domText);
+}
+
+export async function waitForTreeRow(page: Page, view: string, expected: string | RegExp, timeoutMs = 30_000): Promise<string[]> {
+  return waitFor(
+    async () => {
+      const rows = await treeRows(page, view);
+      return rows.some((r) => (typeof expected === 'string' ? r === expected : expected.test(r))) ? rows : undefined;
+    },
+    { timeoutMs, what: `a ${view} row ${String(expected)}` },
+  );
+}
+
+/** docs/screenshots/<name> when PEPE_UPDATE_SCREENSHOTS=1, else .test-tmp/screenshots/<name>. */
+export async function docScreenshot(page: Page, name: string): Promise<string> {
+  const dir = process.env.PEPE_UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : '.test-tmp/screenshots';
+  const file = await screenshot(page, path.join(dir, name));
+  console.log(`    screenshot: ${path.relative(process.cwd(), file)}`);
+  return file;
+}
+
+/** A throwaway PEPE_HOME with the example_memory plugin installed and `config` written. */
+export function makePepeHome(config: Record<string, unknown>): string {
+  const home = mkdtempSync(path.join(tmpdir(), 'pepe-e2e-home-'));
+  mkdirSync(path.join(home, 'plugins'), { recursive: true });
+  copyFileSync(path.join(repoRoot, 'docs', 'examples', 'plugins', 'example_memory.mjs'), path.join(home, 'plugins', 'example_memory.mjs'));
+  writeFileSync(path.join(home, 'config.json'), JSON.stringify(config, null, 2) + '\n');
+  return home;
+}

@@ -1,0 +1,84 @@
+/**
+ * Acceptance (issue 6), in a real workbench: the Slots tree lists the seven built-in slots; Set
+ * Slot… / Clear Slot… from the palette change the tree and config.json; `pepe slot set` in a
+ * terminal shows up without a reload; the Routes tree shows routes added from the UI, never the
+ * reverse one, and removing one updates config.json.
+ */
+import * as assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { onTestFailure, openViewContainer, openWorkbench, repoRoot, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { docScreenshot, makePepeHome, pickItem, treeRows, waitForQuickInputClosed, waitForTreeRow } from './pepe-ui';
+
+const SLOTS = ['memory', 'web_search', 'sandbox', 'model_select', 'heartbeat_interval', 'compaction', 'harness'];
+
+describe('e2e: slots and routes in the Pepe sidebar', function () {
+  let wb: Workbench | undefined;
+  let home: string;
+  const config = () => JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8'));
+
+  before(async function () {
+    home = makePepeHome({ agents: { triage: { model: 'mock', tools: ['send_to_agent'] }, billing: { model: 'mock' }, refunds: { model: 'mock' } } });
+    wb = await openWorkbench({ env: { PEPE_HOME: home } });
+    await waitForWorkbench(wb.page);
+    await openViewContainer(wb.page, 'Pepe');
+  });
+  afterEach(function () {
+    return onTestFailure(this, wb);
+  });
+  after(async function () {
+    await wb?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('the Slots tree lists the seven slots with their built-in occupants', async function () {
+    const rows = await waitForTreeRow(wb!.page, 'Slots', 'harness: builtin', 60_000);
+    for (const slot of SLOTS) assert.ok(rows.includes(`${slot}: builtin`), `missing "${slot}: builtin" in ${rows.join(' | ')}`);
+  });
+
+  it('Set Slot… (memory → install-wide → example_memory) updates the tree and config.json; Clear Slot… returns it', async function () {
+    const page = wb!.page;
+    await runCommand(page, 'Pepe: Set Slot…');
+    await pickItem(page, 'memory');
+    await pickItem(page, 'Install-wide');
+    await pickItem(page, 'example_memory');
+    await waitForTreeRow(page, 'Slots', 'memory: example_memory');
+    assert.equal(config().slots.memory, 'example_memory');
+    await docScreenshot(page, 'sidebar-slots.png');
+
+    await runCommand(page, 'Pepe: Clear Slot…');
+    await pickItem(page, 'memory');
+    await waitForTreeRow(page, 'Slots', 'memory: builtin');
+    assert.equal(config().slots?.memory, undefined);
+  });
+
+  it('`pepe slot set` typed in a terminal shows in the tree without a reload', async function () {
+    const page = wb!.page;
+    await runCommand(page, 'Terminal: Create New Terminal');
+    await waitFor(async () => (await page.locator('.xterm-rows').first().innerText()).match(/[$#]\s*$/m), { timeoutMs: 30_000, what: 'a shell prompt' });
+    await page.keyboard.type(`PEPE_HOME='${home}' node '${path.join(repoRoot, 'dist', 'cli.js')}' slot set memory example_memory\n`);
+    await waitForTreeRow(page, 'Slots', 'memory: example_memory', 30_000);
+    assert.equal(config().slots.memory, 'example_memory');
+  });
+
+  it('Routes: triage → billing, refunds added from the UI; the reverse never appears; removing updates config.json', async function () {
+    const page = wb!.page;
+    for (const to of ['billing', 'refunds']) {
+      await runCommand(page, 'Pepe: Add Route…');
+      await pickItem(page, 'triage');
+      await pickItem(page, to);
+      await waitForQuickInputClosed(page);
+      await waitForTreeRow(page, 'Routes', `route triage → ${to}`);
+    }
+    assert.deepEqual(config().agents.triage.can_message, ['billing', 'refunds']);
+    const rows = await treeRows(page, 'Routes');
+    assert.ok(!rows.some((r) => /route (billing|refunds) → triage/.test(r)), `a reverse route is shown: ${rows.join(' | ')}`);
+    assert.equal(config().agents.billing.can_message, undefined);
+    await docScreenshot(page, 'sidebar-routes.png');
+
+    await runCommand(page, 'Pepe: Remove Route…');
+    await pickItem(page, 'triage → refunds');
+    await waitFor(async () => !(await treeRows(page, 'Routes')).includes('route triage → refunds'), { timeoutMs: 30_000, what: 'the removed route to leave the tree' });
+    assert.deepEqual(config().agents.triage.can_message, ['billing']);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Activation is light (measured and printed) and every registration is disposed on deactivate.
+ *
+ * The second check loads a fresh copy of dist/extension.js whose `vscode` is the real API wrapped
+ * so that every register…/create…/on… call is recorded (and not registered for real, which would
+ * clash with the running instance). It activates that copy with its own context, makes it build
+ * Pepe and run a command, then disposes the context and calls deactivate(): every recorded
+ * registration must have been disposed.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, extensionPath, pepeHome } from './helpers';
+import { testLog } from './log';
+
+interface Recorded {
+  what: string;
+  disposed: boolean;
+}
+
+/** A stand-in for what a register…/create…/on… call returns: any member works, dispose() is recorded. */
+function fake(rec: Recorded, handler?: (...args: unknown[]) => unknown): unknown {
+  const target = function () {} as unknown as object;
+  return new Proxy(target, {
+    get(_t, prop) {
+      if (prop === 'dispose') return () => (rec.disposed = true);
+      if (prop === 'then' || typeof prop === 'symbol') return undefined;
+      if (prop === '__handler') return handler;
+      return (..._args: unknown[]) => fake({ what: `${rec.what}.${String(prop)}`, disposed: false });
+    },
+    set: () => true,
+    apply: () => fake({ what: `${rec.what}()`, disposed: false }),
+  });
+}
+
+function recordingVscode(real: typeof vscode, recorded: Recorded[], commands: Map<string, (...a: unknown[]) => unknown>): typeof vscode {
+  const wrapNamespace = (ns: object, name: string) =>
+    new Proxy(ns, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (typeof prop !== 'string' || typeof value !== 'function' || !/^(register|create|on)/.test(prop)) return value;
+        // Modal dialogs and pickers are not registrations.
+        return (...args: unknown[]) => {
+          const rec: Recorded = { what: `${name}.${prop}(${typeof args[0] === 'string' ? args[0] : ''})`, disposed: false };
+          recorded.push(rec);
+          if (name === 'commands' && prop === 'registerCommand') commands.set(args[0] as string, args[1] as (...a: unknown[]) => unknown);
+          return fake(rec);
+        };
+      },
+    });
+  return new Proxy(real, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (['commands', 'window', 'workspace', 'languages', 'lm', 'tasks', 'debug', 'extensions', 'authentication'].includes(String(prop))) return wrapNamespace(value as object, String(prop));
+      return value;
+    },
+  });
+}
+
+describe('lifecycle', function () {
+  it('activation takes well under 100 ms', async () => {
+    const a = await api();
+    testLog(`activate() of the running extension: ${a.activationMs.toFixed(1)} ms`);
+    assert.ok(a.activationMs < 100, `activate() took ${a.activationMs.toFixed(1)} ms`);
+  });
+
+  it('every registration of a fresh instance is disposed on deactivate (including what building Pepe started)', async () => {
+    await api();
+    const Module = require('node:module') as { _load: (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown };
+    const file = path.join(extensionPath(), 'dist', 'extension.js');
+    const recorded: Recorded[] = [];
+    const commands = new Map<string, (...a: unknown[]) => unknown>();
+    const proxy = recordingVscode(vscode, recorded, commands);
+    const originalLoad = Module._load;
+    const cacheKey = require.resolve(file);
+    const running = require.cache[cacheKey];
+    delete require.cache[cacheKey];
+    let copy: { activate: (c: unknown) => unknown; deactivate: () => void };
+    const loadStarted = performance.now();
+    Module._load = function (request, parent, isMain) {
+      if (request === 'vscode' && parent?.filename === cacheKey) return proxy;
+      return originalLoad.call(this, request, parent, isMain);
+    };
+    try {
+      copy = require(file);
+    } finally {
+      Module._load = originalLoad;
+      if (running) require.cache[cacheKey] = running;
+      else delete require.cache[cacheKey];
+    }
+    const loadMs = performance.now() - loadStarted;
+
+    const subscriptions: { dispose(): unknown }[] = [];
+    const secrets = new Map<string, string>();
+    const state = new Map<string, unknown>();
+    const context = {
+      subscriptions,
+      extensionMode: vscode.ExtensionMode.Test,
+      extension: { packageJSON: { version: 'copy' } },
+      secrets: {
+        get: async (k: string) => secrets.get(k),
+        store: async (k: string, v: string) => void secrets.set(k, v),
+        delete: async (k: string) => void secrets.delete(k),
+        onDidChange: () => ({ dispose() {} }),
+      },
+      workspaceState: { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, v), keys: () => [...state.keys()] },
+    };
+    const activateStarted = performance.now();
+    copy.activate(context);
+    const activateMs = performance.now() - activateStarted;
+    testLog(`fresh copy of dist/extension.js: load ${loadMs.toFixed(1)} ms + activate() ${activateMs.toFixed(1)} ms = ${(loadMs + activateMs).toFixed(1)} ms`);
+    assert.ok(loadMs + activateMs < 100, `load + activate took ${(loadMs + activateMs).toFixed(1)} ms`);
+    assert.ok(commands.has('pepe.slot.list') && commands.has('pepe.log.show'), `commands registered: ${[...commands.keys()].join(', ')}`);
+
+    // Build Pepe in the copy (same PEPE_HOME) and run a command through it.
+    const list = (await commands.get('pepe.slot.list')!({})) as unknown[];
+    assert.equal(list.length, 7);
+    assert.ok(recorded.length >= 20, `only ${recorded.length} registrations recorded`);
+
+    for (const s of subscriptions.reverse()) s.dispose();
+    copy.deactivate();
+    const leaked = recorded.filter((r) => !r.disposed).map((r) => r.what);
+    assert.deepEqual(leaked, [], `not disposed: ${leaked.join(', ')}`);
+    testLog(`${recorded.length} registrations recorded in the fresh instance, all disposed (PEPE_HOME ${pepeHome()})`);
+  });
+});

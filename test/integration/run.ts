@@ -1,0 +1,105 @@
+/**
+ * Integration test driver (npm run test:integration): builds the extension and the suite bundle,
+ * starts code-server with a throwaway profile, opens its workbench in headless Chromium with the
+ * extension under development and `extensionTestsPath`, waits for the results file the suite writes
+ * from inside the extension host, prints a mocha-like summary and exits non-zero on failures or
+ * timeout.
+ *
+ * Missing prerequisites (scripts/setup-vscode.sh): skipped with a message (exit 0), or exit 1 under
+ * CI=true.
+ *
+ * Environment: PEPE_TEST_GREP (only matching tests), PEPE_INTEGRATION_TIMEOUT_MS (whole run,
+ * default 300000), PEPE_KEEP_VSCODE_TMP=1 (keep the profile and logs), PEPE_TEST_SKIP_BUILD=1.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { buildExtension, buildIntegrationBundle } from '../vscode/build';
+import { installProcessGuards, openWorkbench, removeDir, stopAll, waitFor, type Workbench } from '../vscode/harness';
+import { repoRoot, requirePrereqsOrExit } from '../vscode/prereqs';
+import { printResults, type IntegrationResults } from './results';
+
+const LABEL = 'integration';
+
+async function main(): Promise<number> {
+  const prereqs = requirePrereqsOrExit(`${LABEL} tests (VS Code)`);
+  const deadlineMs = Number(process.env.PEPE_INTEGRATION_TIMEOUT_MS) || 300_000;
+  installProcessGuards({ deadlineMs, label: LABEL });
+  const t0 = Date.now();
+
+  buildExtension();
+  const bundleDir = path.join(repoRoot, '.test-tmp', `integration-${process.pid}`);
+  const indexPath = await buildIntegrationBundle(bundleDir);
+
+  const runDir = mkdtempSync(path.join(tmpdir(), 'pepe-integration-'));
+  const pepeHome = path.join(runDir, 'pepe-home');
+  mkdirSync(pepeHome, { recursive: true });
+  const resultsFile = path.join(runDir, 'results.json');
+
+  let wb: Workbench | undefined;
+  let ok = false;
+  try {
+    console.log(`${LABEL}: starting code-server + Chromium (build took ${Date.now() - t0} ms)`);
+    const openedAt = Date.now();
+    wb = await openWorkbench({
+      prereqs,
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath: indexPath,
+      env: {
+        PEPE_TEST_RESULTS: resultsFile,
+        PEPE_HOME: pepeHome,
+        PEPE_TEST_EXTENSION_PATH: repoRoot,
+        ...(process.env.PEPE_TEST_GREP ? { PEPE_TEST_GREP: process.env.PEPE_TEST_GREP } : {}),
+      },
+    });
+    console.log(`${LABEL}: code-server up and workbench loading after ${Date.now() - openedAt} ms`);
+    const server = wb.server;
+    const workbench = wb;
+    // The extension host reports a suite that cannot even load in the browser console.
+    const abort = (): string | undefined => {
+      if (server.exited) return `code-server ended (${server.exited})`;
+      const loadError = workbench.console.find((l) => l.startsWith('[error]') && l.includes(bundleDir));
+      return loadError ? `the suite bundle failed in the extension host:\n${loadError}` : undefined;
+    };
+    const startedAt = Date.now();
+    await waitFor(() => existsSync(`${resultsFile}.started`), {
+      timeoutMs: 120_000,
+      what: 'the extension host to start the suites (run() of extensionTestsPath)',
+      abort,
+    });
+    console.log(`${LABEL}: suites started in the extension host after ${Date.now() - startedAt} ms`);
+    const remaining = Math.max(10_000, deadlineMs - (Date.now() - t0) - 15_000);
+    await waitFor(() => existsSync(resultsFile), { timeoutMs: remaining, what: 'the integration results', abort });
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as IntegrationResults;
+    console.log('');
+    ok = printResults(results);
+    if (results.tests.length === 0) console.log(`\n${LABEL}: no tests ran`);
+  } catch (err) {
+    console.error(`\n${LABEL}: FAILED: ${(err as Error).message}`);
+    if (wb) {
+      const errors = wb.consoleErrors();
+      if (errors.length) console.error(`browser console errors:\n  ${errors.slice(-20).join('\n  ')}`);
+      console.error(`code-server log: ${wb.server.logFile}`);
+    }
+  } finally {
+    if (wb && !ok) wb.server.keepTmpDir = true;
+    const closingAt = Date.now();
+    await wb?.close();
+    if (wb) console.log(`${LABEL}: stopped code-server and Chromium in ${Date.now() - closingAt} ms`);
+    await stopAll();
+    rmSync(bundleDir, { recursive: true, force: true });
+    if (ok && process.env.PEPE_KEEP_VSCODE_TMP !== '1') removeDir(runDir);
+  }
+  if (!ok) console.log(`${LABEL}: kept for inspection: ${[runDir, wb?.server.tmpDir].filter(Boolean).join(' ')}`);
+  console.log(`\n${LABEL}: ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err) => {
+    console.error(`${LABEL}: FAILED: ${(err as Error).stack ?? err}`);
+    await stopAll();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,89 @@
+/**
+ * Commands with arguments (no pickers) and the tree data they change: slots set/cleared, agents,
+ * routes (directed), config.json written by the extension; and a `pepe slot set` from the CLI
+ * picked up by the trees without a reload.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, cli, extensionPath, readConfig, slotsTree, waitUntil, type Api } from './helpers';
+
+const SLOTS = ['memory', 'web_search', 'sandbox', 'model_select', 'heartbeat_interval', 'compaction', 'harness'];
+
+describe('slots and routes through commands', function () {
+  let a: Api;
+  before(async () => {
+    a = await api();
+    const plugin = path.join(extensionPath(), 'docs', 'examples', 'plugins', 'example_memory.mjs');
+    const info = (await vscode.commands.executeCommand('pepe.plugin.install', { path: plugin })) as { name: string; slot: string };
+    assert.equal(info.name, 'example_memory');
+    assert.equal(info.slot, 'memory');
+  });
+
+  it('the Slots tree lists the seven slots, each answered by the built-in', async () => {
+    const tree = await slotsTree(a);
+    assert.deepEqual(Object.keys(tree), SLOTS);
+    for (const slot of SLOTS) assert.equal(tree[slot], 'builtin', `${slot}: ${tree[slot]}`);
+  });
+
+  it('pepe.slot.set / pepe.slot.clear with arguments write config.json and update the tree', async () => {
+    await vscode.commands.executeCommand('pepe.slot.set', { slot: 'memory', plugin: 'example_memory', scope: 'install' });
+    assert.equal(readConfig().slots?.memory, 'example_memory');
+    assert.equal((await slotsTree(a)).memory, 'example_memory');
+    const cleared = (await vscode.commands.executeCommand('pepe.slot.clear', { slot: 'memory', scope: 'install' })) as { previous: string };
+    assert.equal(cleared.previous, 'example_memory');
+    assert.equal(readConfig().slots?.memory, undefined);
+    assert.equal((await slotsTree(a)).memory, 'builtin');
+  });
+
+  it('an agent override shows as a child of its slot', async () => {
+    await vscode.commands.executeCommand('pepe.agent.add', { name: 'support', model: 'mock' });
+    await vscode.commands.executeCommand('pepe.slot.set', { slot: 'memory', plugin: 'example_memory', agent: 'support' });
+    assert.equal(readConfig().agents.support.slots.memory, 'example_memory');
+    const top = await a.testing.trees.slots.getChildren();
+    const memory = top.find((n) => n.kind === 'slot' && n.slot === 'memory')!;
+    const children = await a.testing.trees.slots.getChildren(memory);
+    assert.equal(children.length, 1);
+    const item = a.testing.trees.slots.getTreeItem(children[0]!);
+    assert.equal(item.label, 'agent support');
+    assert.equal(item.description, 'example_memory');
+    await vscode.commands.executeCommand('pepe.agent.remove', { agent: 'support', force: true });
+  });
+
+  it('bad arguments are refused with a message naming the field', async () => {
+    await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand('pepe.slot.set', { slot: 'memroy', plugin: 'x' })), /slot/);
+    await assert.rejects(() => Promise.resolve(vscode.commands.executeCommand('pepe.slot.set', { slot: 'sandbox', plugin: 'example_memory', scope: 'install' })), /claims slot "memory", not "sandbox"/);
+  });
+
+  it('routes added from commands are directed; removing one updates config.json', async () => {
+    for (const name of ['triage', 'billing', 'refunds']) await vscode.commands.executeCommand('pepe.agent.add', { name, model: 'mock' });
+    await vscode.commands.executeCommand('pepe.route.add', { from: 'triage', to: 'billing' });
+    await vscode.commands.executeCommand('pepe.route.add', { from: 'triage', to: 'refunds' });
+    assert.deepEqual(readConfig().agents.triage.can_message, ['billing', 'refunds']);
+    const routes = a.testing.trees.routes;
+    const agents = await routes.getChildren();
+    const triage = agents.find((n) => n.kind === 'routeAgent' && n.agent === 'triage')!;
+    assert.deepEqual((await routes.getChildren(triage)).map((n) => (n.kind === 'route' ? `${n.from}→${n.to}` : n.kind)), ['triage→billing', 'triage→refunds']);
+    const billing = agents.find((n) => n.kind === 'routeAgent' && n.agent === 'billing')!;
+    assert.deepEqual(await routes.getChildren(billing), [], 'a reverse route appeared');
+    await vscode.commands.executeCommand('pepe.route.remove', { from: 'triage', to: 'refunds' });
+    assert.deepEqual(readConfig().agents.triage.can_message, ['billing']);
+    assert.equal(readConfig().agents.billing.can_message, undefined);
+  });
+
+  it('a `pepe slot set` run by the CLI shows in the Slots tree without a reload', async () => {
+    let changes = 0;
+    const sub = a.testing.host.onDidChange(() => changes++);
+    try {
+      const r = await cli('slot', 'set', 'memory', 'example_memory');
+      assert.equal(r.code, 0, r.stderr);
+      await waitUntil(async () => (await slotsTree(a)).memory === 'example_memory', 'the tree to show example_memory after the CLI wrote config.json');
+      assert.ok(changes > 0, 'the host did not report the change');
+      const r2 = await cli('slot', 'clear', 'memory');
+      assert.equal(r2.code, 0, r2.stderr);
+      await waitUntil(async () => (await slotsTree(a)).memory === 'builtin', 'the tree to return to builtin');
+    } finally {
+      sub.dispose();
+    }
+  });
+});

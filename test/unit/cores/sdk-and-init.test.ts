@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import ts from 'typescript';
+import { registerInitCommand } from '../../../src/cli/commands/init.js';
+import type { CliContext } from '../../../src/cli/main.js';
+import { writeFileSync } from 'node:fs';
+import { globalDeclarations, PEPE_CORE_DTS, sdkDtsModule } from '../../../src/core/cores/sdk-dts.js';
+import { cleanup, scaffolded, tempDir, write } from './helpers.js';
+
+const SDK_TYPES = join(import.meta.dirname, '../../../src/core/cores/sdk-types.ts');
+const SDK_DTS = join(import.meta.dirname, '../../../src/core/cores/sdk-dts.ts');
+
+async function init(args: string[]): Promise<{ code: number; out: string[]; err: string }> {
+  const out: string[] = [];
+  let err = '';
+  const program = new Command('pepe').exitOverride();
+  registerInitCommand(program, { out: (t) => out.push(t), pepe: async () => assert.fail('init needs no Pepe home') } as CliContext);
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => {
+    err += chunk;
+    return true;
+  }) as typeof process.stderr.write;
+  const before = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return { code: Number(process.exitCode ?? 0), out, err };
+  } finally {
+    process.stderr.write = write;
+    process.exitCode = before;
+  }
+}
+
+describe('agent cores: SDK types and pepe init', () => {
+  afterEach(cleanup);
+
+  it('the scaffold d.ts is generated from sdk-types.ts (regenerate when this fails)', () => {
+    const expected = globalDeclarations(readFileSync(SDK_TYPES, 'utf8'));
+    if (process.env.PEPE_REGENERATE_DTS === '1' && expected !== PEPE_CORE_DTS) {
+      writeFileSync(SDK_DTS, sdkDtsModule(readFileSync(SDK_DTS, 'utf8'), expected));
+      return;
+    }
+    assert.equal(PEPE_CORE_DTS, expected, 'sdk-types.ts changed: regenerate with PEPE_REGENERATE_DTS=1 (see sdk-dts.ts)');
+    // The regeneration is a fixed point.
+    const source = readFileSync(SDK_DTS, 'utf8');
+    assert.equal(sdkDtsModule(source, PEPE_CORE_DTS), source);
+  });
+
+  it('the scaffolded modules typecheck against the shipped declarations', () => {
+    const dir = scaffolded();
+    const config = ts.getParsedCommandLineOfConfigFile(join(dir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(String(d.messageText)) });
+    assert.ok(config);
+    assert.ok(config.fileNames.some((f) => f.endsWith('pepe-core.d.ts')));
+    const program = ts.createProgram(config.fileNames, config.options);
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    assert.deepEqual(diagnostics, []);
+  });
+
+  it('pepe init DIR scaffolds a working core; pepe init --check DIR exits 0', async () => {
+    const dir = join(tempDir(), 'mycore');
+    const made = await init(['init', dir]);
+    assert.equal(made.code, 0);
+    for (const f of ['agent/pipelines.yaml', 'agent/input/base_input/module.ts', 'agent/input/base_input/slot.yaml', 'agent/output/base_output/module.ts', 'agent/input/example_context/slot.yaml', 'agent/pepe-core.d.ts']) {
+      assert.ok(existsSync(join(dir, f)), f);
+    }
+    assert.match(readFileSync(join(dir, 'agent/pipelines.yaml'), 'utf8'), /# - example_context/);
+    const checked = await init(['init', '--check', dir]);
+    assert.equal(checked.code, 0);
+    assert.match(checked.out.join('\n'), /valid/);
+    await assert.rejects(init(['init', dir]), /already exists/);
+  });
+
+  it('pepe init --check exits 2 and lists every problem as file:line:column', async () => {
+    const dir = scaffolded();
+    write(dir, 'agent/input/base_input/slot.yaml', 'entrypoint: module:process\ncolour: red\n');
+    write(dir, 'agent/pipelines.yaml', 'schema_version: 2\ninput:\n  serial: [base_input]\n');
+    const r = await init(['init', '--check', dir]);
+    assert.equal(r.code, 2);
+    const lines = r.err.trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /agent\/input\/base_input\/slot\.yaml:2:1: unknown field "colour"/);
+    assert.match(lines[1]!, /agent\/pipelines\.yaml:1:17: schema_version must be 1/);
+    assert.match(lines[2]!, /2 problems/);
+  });
+});
