@@ -10,6 +10,11 @@ import { BuiltinWebSearch, DEFAULT_WEB_SEARCH_ENDPOINT } from './slots/builtin/w
  */
 export interface SandboxSurface {
   run(agent: string | null, program: string, argv: string[], opts: SandboxRunOptions, runDirect: (opts: SandboxRunOptions) => Promise<SandboxRunResult>): Promise<SandboxRunResult>;
+  /**
+   * Shows what a sandbox plugin answered (or that the command was refused), so commands run by
+   * any occupant are visible in the same place (spec 9.2).
+   */
+  mirror?(agent: string | null, program: string, argv: string[], outcome: { occupant: string; output: string; exitStatus: number } | { occupant: string; refused: string }): void;
 }
 
 /** The built-in occupants that need state (caches) or configuration. */
@@ -25,6 +30,15 @@ export class Builtins {
     this.maxOutput = () => config().sandbox?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_CHARS;
   }
   private readonly maxOutput: () => number;
+
+  /** After a sandbox plugin answered or failed: let the surface show it too. */
+  mirrorSandbox(agent: string | null, program: string, argv: string[], outcome: Parameters<NonNullable<SandboxSurface['mirror']>>[3]): void {
+    try {
+      this.surface?.mirror?.(agent, program, argv, outcome);
+    } catch {
+      // A surface that cannot show a command never changes what the agent gets.
+    }
+  }
 
   runSandbox(agent: string | null, program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
     const full = { maxOutputChars: this.maxOutput(), ...opts };

@@ -42,14 +42,18 @@ async function main(): Promise<number> {
   await mocha.loadFilesAsync();
 
   let testsRun = 0;
+  let passed = 0;
   const failures = await new Promise<number>((resolve) => {
     const runner = mocha.run(resolve);
     runner.on('test end', () => testsRun++);
+    runner.on('pass', () => passed++);
   });
   await stopAll();
   const ok = failures === 0 && testsRun > 0;
   if (testsRun === 0) console.error(`${LABEL}: no tests ran`);
   console.log(`${LABEL}: ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // The plain closing line CI logs read.
+  console.log(`${LABEL}: ${passed} passed, ${failures} failed`);
   return ok ? 0 : 1;
 }
 

@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { currentOutputChannel, onTestFailure, openWorkbench, runCommand, screenshot, waitForOutputText, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { currentOutputChannel, onTestFailure, openWorkbench, runCommand, waitForOutputText, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { docScreenshot } from './pepe-ui';
 
 describe('smoke: Pepe in a real VS Code workbench', function () {
   let wb: Workbench | undefined;
@@ -34,7 +35,6 @@ describe('smoke: Pepe in a real VS Code workbench', function () {
     const text = await waitForOutputText(page, /Pepe activated in [\d.]+ ms/);
     assert.ok(text.includes(`(PEPE_HOME: ${pepeHome})`), `the activation line names another PEPE_HOME:\n${text}`);
     assert.equal(await currentOutputChannel(page), 'Pepe');
-    const file = await screenshot(page, 'docs/screenshots/smoke.png');
-    console.log(`    screenshot: ${path.relative(process.cwd(), file)}`);
+    await docScreenshot(page, 'smoke.png');
   });
 });

@@ -38,6 +38,7 @@ async function main(): Promise<number> {
 
   let wb: Workbench | undefined;
   let ok = false;
+  let counts = '0 passed, 1 failed';
   try {
     console.log(`${LABEL}: starting code-server + Chromium (build took ${Date.now() - t0} ms)`);
     const openedAt = Date.now();
@@ -73,6 +74,7 @@ async function main(): Promise<number> {
     const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as IntegrationResults;
     console.log('');
     ok = printResults(results);
+    counts = `${results.passed} passed, ${results.failed + results.errors.length} failed`;
     if (results.tests.length === 0) console.log(`\n${LABEL}: no tests ran`);
   } catch (err) {
     console.error(`\n${LABEL}: FAILED: ${(err as Error).message}`);
@@ -92,6 +94,7 @@ async function main(): Promise<number> {
   }
   if (!ok) console.log(`${LABEL}: kept for inspection: ${[runDir, wb?.server.tmpDir].filter(Boolean).join(' ')}`);
   console.log(`\n${LABEL}: ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`${LABEL}: ${counts}`);
   return ok ? 0 : 1;
 }
 

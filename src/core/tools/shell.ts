@@ -23,10 +23,12 @@ async function runInSandbox(ctx: ToolContext, program: string, argv: string[], c
       ctx.emit({ type: 'slot_fallback', path: ctx.chain, slot: 'sandbox', occupant: answer.occupant, reason: answer.fallback.reason, detail: answer.fallback.detail, outcome: 'builtin' });
     }
     const { output, exitStatus } = answer.result;
+    if (answer.answeredBy !== 'builtin') ctx.builtins.mirrorSandbox(ctx.agent, program, argv, { occupant: answer.answeredBy, output, exitStatus });
     return { content: `exit status ${exitStatus}\n${output}`, isError: exitStatus !== 0 };
   } catch (e) {
     if (e instanceof SandboxRefusedError) {
       ctx.emit({ type: 'slot_fallback', path: ctx.chain, slot: 'sandbox', occupant: e.occupant, reason: e.fallback.reason, detail: e.fallback.detail, outcome: 'refused' });
+      ctx.builtins.mirrorSandbox(ctx.agent, program, argv, { occupant: e.occupant, refused: e.message });
       return { content: `refused: ${e.message}`, isError: true };
     }
     throw e;

@@ -80,13 +80,13 @@ export async function coreCheck(ctx: CommandContext, raw: unknown): Promise<unkn
   const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   folder = isAbsolute(folder) ? folder : resolve(base, folder);
   if (!existsSync(folder)) throw new Error(`no such folder: ${folder}`);
-  const results = checkCoreFolder(folder);
+  const trusted = vscode.workspace.isTrusted;
+  const results = checkCoreFolder(folder, trusted);
   let count = 0;
   for (const r of results) {
     ctx.diagnostics.set(vscode.Uri.file(r.file), r.problems.map(toDiagnostic));
     count += r.problems.length;
   }
-  const trusted = vscode.workspace.isTrusted;
   const note = trusted ? '' : ' (restricted mode: this core\'s modules will not load; the agent runs with base_input/base_output only)';
   if (count) void vscode.window.showWarningMessage(`Pepe: ${count} problem(s) in the agent core at ${folder}; see the Problems panel.${note}`);
   else vscode.window.setStatusBarMessage(`Pepe: the agent core at ${folder} is valid${note}`, 5000);

@@ -43,6 +43,19 @@ export class SandboxTerminals implements SandboxSurface, vscode.Disposable {
     return result;
   }
 
+  /** A sandbox plugin's run, shown after the fact with the plugin's name (it ran elsewhere). */
+  mirror(agent: string | null, program: string, argv: string[], outcome: { occupant: string; output: string; exitStatus: number } | { occupant: string; refused: string }): void {
+    const { terminal, pty } = this.terminalFor(agent ?? 'sandbox');
+    terminal.show(true);
+    pty.begin(`${commandLine(program, argv)}    # run by the sandbox plugin ${outcome.occupant}`);
+    if ('refused' in outcome) {
+      pty.end(`[refused: ${outcome.refused}]`, true);
+      return;
+    }
+    pty.output(outcome.output);
+    pty.end(`[exit status ${outcome.exitStatus}]`, outcome.output === '' || outcome.output.endsWith('\n'));
+  }
+
   /** What `Pepe: <agent>` has shown so far ('' when it has no terminal). */
   textOf(agent: string): string {
     return this.terminals.get(agent)?.pty.text ?? '';

@@ -249,6 +249,33 @@ describe('the turn loop (spec 4.1)', function () {
     assert.match(transcript, /\[redacted\]/);
   });
 
+  it("a sandbox plugin's runs and refusals are mirrored to the surface; the built-in's go through it", async () => {
+    home.writePlugin('jail.mjs', `export const name = () => 'jail'; export const slot = () => 'sandbox';
+      export function run(program, argv) { if (argv[1] === 'boom') throw new Error('jail broke'); return { output: 'jailed: ' + argv.join(' ') + '\\n', exitStatus: 0 }; }`);
+    const calls = [{ name: 'bash', arguments: { command: 'echo hi > a' } }, { name: 'bash', arguments: { command: 'boom' } }];
+    home.writeConfig({ agents: { a: { model: script(home, 'a', [{ tool_calls: calls }, { text: 'ok' }]), auto_approve: ['bash'], slots: { sandbox: 'jail' } }, b: { model: script(home, 'b', [{ tool_calls: [calls[0]!] }, { text: 'ok' }]), auto_approve: ['bash'] } } });
+    const mirrored: unknown[] = [];
+    const direct: string[] = [];
+    const pepe = await home.pepe({
+      workspace: home.dir,
+      sandboxSurface: {
+        run: (agent, program, argv, opts, runDirect) => {
+          direct.push(`${agent}: ${argv.join(' ')}`);
+          return runDirect(opts);
+        },
+        mirror: (agent, program, argv, outcome) => mirrored.push({ agent, command: argv.join(' '), ...outcome }),
+      },
+    });
+    await pepe.run({ agent: 'a', text: 'go' });
+    assert.equal(mirrored.length, 2);
+    assert.deepEqual(mirrored[0], { agent: 'a', command: '-c echo hi > a', occupant: 'jail', output: 'jailed: -c echo hi > a\n', exitStatus: 0 });
+    assert.match((mirrored[1] as { refused: string }).refused, /jail broke/);
+    assert.deepEqual(direct, []);
+    await pepe.run({ agent: 'b', text: 'go' });
+    assert.deepEqual(direct, ['b: -c echo hi > a']);
+    assert.equal(mirrored.length, 2);
+  });
+
   it('an agent sees only the tools in its list; invalid arguments come back as a tool error', async () => {
     const model = script(home, 'a', [{ tool_calls: [{ name: 'bash', arguments: { command: 'true' } }, { name: 'list_dir', arguments: { path: 42 } }] }, { text: 'ok' }]);
     home.writeConfig({ agents: { a: { model, tools: ['list_dir'] } } });
