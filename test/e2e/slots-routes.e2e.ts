@@ -74,6 +74,8 @@ describe('e2e: slots and routes in the Pepe sidebar', function () {
     const rows = await treeRows(page, 'Routes');
     assert.ok(!rows.some((r) => /route (billing|refunds) → triage/.test(r)), `a reverse route is shown: ${rows.join(' | ')}`);
     assert.equal(config().agents.billing.can_message, undefined);
+    // The terminal of the previous test shows this machine's paths: keep it out of the picture.
+    if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Toggle Panel Visibility');
     await docScreenshot(page, 'sidebar-routes.png');
 
     await runCommand(page, 'Pepe: Remove Route…');

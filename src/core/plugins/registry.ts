@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join } from 'node:path';
@@ -46,6 +47,8 @@ interface Entry {
 export class PluginRegistry {
   private entries = new Map<string, Entry>();
   private inProcess = new Map<string, InProcessPlugin>();
+  /** The file plugins as last listed, keyed by every file's stamp (the guard's hot path, see list()). */
+  private listed: { signature: string; infos: PluginInfo[] } | null = null;
 
   constructor(readonly dir: string, private readonly options: PluginRegistryOptions = {}) {}
 
@@ -65,6 +68,32 @@ export class PluginRegistry {
 
   /** Every plugin with what it claims; loads new or changed files. Duplicate names: the first file wins. */
   async list(): Promise<PluginInfo[]> {
+    // Hot path (every guarded slot call lists the plugins): when no file was added, removed or
+    // changed since the last listing, the answer is the same, and two synchronous syscalls per
+    // file are far cheaper than a trip through the thread pool for each.
+    const fast = this.listed && this.listed.signature === this.signatureNow() ? this.listed.infos : null;
+    const fileInfos = fast ?? (await this.listFiles());
+    return this.withInProcess(fileInfos);
+  }
+
+  /** `file:mtime:size` of every plugin file now, in files() order; null when the folder cannot be read. */
+  private signatureNow(): string | null {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return null;
+    }
+    const parts: string[] = [];
+    for (const n of names.filter((n) => (PLUGIN_EXTENSIONS as readonly string[]).includes(extname(n)) && !n.endsWith('.d.ts')).sort()) {
+      const file = join(this.dir, n);
+      const s = statSync(file, { throwIfNoEntry: false });
+      parts.push(s ? `${file}:${s.mtimeMs}:${s.size}` : `${file}:gone`);
+    }
+    return parts.join('\n');
+  }
+
+  private async listFiles(): Promise<PluginInfo[]> {
     const files = await this.files();
     for (const file of [...this.entries.keys()]) {
       if (!files.includes(file)) {
@@ -81,6 +110,15 @@ export class PluginRegistry {
       seen.set(info.name, info.file);
       return info;
     });
+    // Cache only a consistent listing: every file described at the stamp it has in `entries`.
+    const stamps = files.map((f) => this.entries.get(f)?.stamp);
+    this.listed = stamps.every((st) => st !== undefined) ? { signature: files.map((f, i) => `${f}:${stamps[i]}`).join('\n'), infos: out } : null;
+    return out;
+  }
+
+  private withInProcess(fileInfos: PluginInfo[]): PluginInfo[] {
+    const out = [...fileInfos];
+    const seen = new Set(fileInfos.filter((i) => i.name && !i.error).map((i) => i.name));
     for (const plugin of this.inProcess.values()) {
       const name = plugin.name();
       if (seen.has(name)) continue;
@@ -184,6 +222,7 @@ export class PluginRegistry {
   dispose(): void {
     for (const e of this.entries.values()) e.worker?.dispose();
     this.entries.clear();
+    this.listed = null;
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type ToolSelection,
 } from '../cores/index.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
+import { PluginCallError } from '../plugins/plugin-worker.js';
 import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
@@ -306,11 +307,11 @@ export class AgentRuntime {
           }),
         ),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${deadline} ms`)), deadline);
+          timer = setTimeout(() => reject(new PluginCallError('timeout', `no answer within ${deadline} ms`)), deadline);
         }),
       ]);
       const parsed = HarnessResult.safeParse(result);
-      if (!parsed.success) throw new Error(`malformed result: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      if (!parsed.success) throw new PluginCallError('malformed', `result does not match the harness contract: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       persist({ role: 'assistant', content: parsed.data.content });
       emit({ type: 'assistant_message', path, content: parsed.data.content, toolCalls: [], model: `harness:${harness.name}` });
       return [parsed.data.content, 'ok', undefined];

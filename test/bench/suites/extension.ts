@@ -1,0 +1,58 @@
+/**
+ * Extension figures (issue 8). The .vsix size is measured here (from `pepe.vsix`, which
+ * `npm run package` builds; set PEPE_BENCH_PACKAGE=1 to rebuild it first). Activation time and the
+ * chat rendering figure come from the real VS Code harness: when a run of it leaves
+ * `.test-tmp/extension-figures.json` (`{ "activationMs": [..], "chatRenderMs": [..], "source": ".." }`)
+ * the bench reads it; otherwise those rows say "not measured yet".
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { figure, type Figure, type SuiteContext } from '../figure.js';
+
+export const ROOT = join(import.meta.dirname, '../../..');
+export const EXTENSION_FIGURES = join(ROOT, '.test-tmp/extension-figures.json');
+
+export async function extensionSuite(ctx: SuiteContext): Promise<Figure[]> {
+  const out: Figure[] = [];
+  const vsix = join(ROOT, 'pepe.vsix');
+  if (process.env.PEPE_BENCH_PACKAGE === '1') {
+    ctx.log('extension: npm run package …');
+    execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  if (existsSync(vsix)) {
+    const st = statSync(vsix);
+    const mb = st.size / 1024 / 1024;
+    out.push(
+      figure('extension', 'extension.vsix', '`.vsix` size (pepe.vsix from npm run package)', 'MB', { n: 1, median: mb, p10: mb, p90: mb, min: mb, max: mb }, {
+        below: 2,
+        targetText: '< 2 MB',
+        note: `${st.size} bytes, file built ${st.mtime.toISOString()}`,
+      }),
+    );
+  } else {
+    out.push(figure('extension', 'extension.vsix', '`.vsix` size', 'MB', null, { note: 'not measured yet: no pepe.vsix (run npm run package, or PEPE_BENCH_PACKAGE=1 npm run bench)' }));
+  }
+  let figs: { activationMs?: number[]; chatRenderMs?: number[]; source?: string } = {};
+  if (existsSync(EXTENSION_FIGURES)) {
+    try {
+      figs = JSON.parse(readFileSync(EXTENSION_FIGURES, 'utf8'));
+    } catch {
+      figs = {};
+    }
+  }
+  const from = figs.source ? `from ${figs.source}` : `from ${EXTENSION_FIGURES}`;
+  out.push(
+    figs.activationMs?.length
+      ? figure('extension', 'extension.activation', 'activation time in the real VS Code harness', 'ms', figs.activationMs, { note: from })
+      : figure('extension', 'extension.activation', 'activation time in the real VS Code harness', 'ms', null, {
+          note: 'NOT MEASURED YET: no figures file from the VS Code harness (the extension work is in progress)',
+        }),
+    figs.chatRenderMs?.length
+      ? figure('extension', 'extension.chat_render', 'chat rendering figure (from the chat issue)', 'ms', figs.chatRenderMs, { note: from })
+      : figure('extension', 'extension.chat_render', 'chat rendering figure (from the chat issue)', 'ms', null, {
+          note: 'NOT MEASURED YET: the chat webview has no rendering measurement to read',
+        }),
+  );
+  return out;
+}

@@ -1,0 +1,103 @@
+/**
+ * Turn overhead (issue 8): a 20-step tool-calling turn through the real runtime (pepe.run: session,
+ * barrier, loop guard, compaction check, transcript writes, usage) on a zero-latency scripted mock,
+ * against a bare loop calling the same provider and the same tool directly.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Message, ToolMessage, AssistantMessage } from '../../../src/core/messages.js';
+import { MockProvider } from '../../../src/core/models/mock.js';
+import type { MockScript } from '../../../src/core/models/mock-script.js';
+import { createPepe } from '../../../src/core/pepe.js';
+import { readFileTool } from '../../../src/core/tools/files.js';
+import type { ToolContext } from '../../../src/core/tools/tool.js';
+import { ToolRegistry } from '../../../src/core/tools/registry.js';
+import { figure, type Figure, type SuiteContext } from '../figure.js';
+import { interleave, pairedDiff, pairedRatio } from '../stats.js';
+
+export const STEPS = 20;
+
+export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
+  const home = join(ctx.tmp, 'turn');
+  mkdirSync(home, { recursive: true });
+  for (let i = 0; i < STEPS; i++) writeFileSync(join(home, `note-${i}.txt`), `note ${i}: ${'lorem ipsum '.repeat(20)}\n`);
+  const script: MockScript = {
+    steps: [
+      // Different arguments each step, so the loop guard (same call 3× in a row) never trips.
+      ...Array.from({ length: STEPS }, (_, i) => ({ tool_calls: [{ name: 'read_file', arguments: { path: `note-${i}.txt` } }] })),
+      { text: 'done: read every note' },
+    ],
+  } as MockScript;
+  const scriptFile = join(home, 'turn.script.json');
+  writeFileSync(scriptFile, JSON.stringify(script));
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { a: { model: `mock:${scriptFile}`, tools: ['read_file'] } } }));
+  const pepe = await createPepe({ home, env: {}, workspace: home, prompter: null });
+
+  // The bare loop: the same provider and tool, nothing else (no session, barrier, guard, events).
+  const provider = new MockProvider('mock', script);
+  const spec = ToolRegistry.spec(readFileTool);
+  const toolCtx = {
+    agent: 'a',
+    agentConfig: {},
+    chain: ['a'],
+    sessionId: 'bare',
+    workspace: home,
+    signal: new AbortController().signal,
+    config: pepe.config,
+    env: {},
+    paths: pepe.paths,
+    slots: pepe.slots,
+    builtins: pepe.builtins,
+    emit: () => undefined,
+    markOutsideContent: () => undefined,
+  } as ToolContext;
+  const bare = async (): Promise<string> => {
+    const messages: Message[] = [{ role: 'system', content: 'You are a.' }, { role: 'user', content: 'go' }];
+    for (;;) {
+      let text = '';
+      const calls: { id: string; name: string; arguments: unknown }[] = [];
+      for await (const ev of provider.stream({ messages, tools: [spec] })) {
+        if (ev.type === 'text_delta') text += ev.text;
+        else if (ev.type === 'tool_call') calls.push({ id: ev.id, name: ev.name, arguments: ev.arguments });
+      }
+      const assistant: AssistantMessage = { role: 'assistant', content: text };
+      if (calls.length) assistant.tool_calls = calls;
+      messages.push(assistant);
+      if (!calls.length) return text;
+      for (const call of calls) {
+        const r = await readFileTool.execute(readFileTool.input.parse(call.arguments), toolCtx);
+        messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: r.content } as ToolMessage);
+      }
+    }
+  };
+  const full = async () => {
+    const r = await pepe.run({ agent: 'a', text: 'go', personPresent: false });
+    if (r.status !== 'ok' || r.content !== 'done: read every note') throw new Error(`bench turn did not finish: ${r.status} ${r.error ?? r.content}`);
+  };
+
+  // Warm both paths (module caches, JIT) before measuring.
+  for (let i = 0; i < 5; i++) {
+    await full();
+    await bare();
+  }
+  const rounds = ctx.quick ? 10 : 40;
+  const s = await interleave(rounds, {
+    runtime: async () => {
+      const t = performance.now();
+      await full();
+      return performance.now() - t;
+    },
+    bare: async () => {
+      const t = performance.now();
+      await bare();
+      return performance.now() - t;
+    },
+  });
+  pepe.dispose();
+  return [
+    figure('turn', 'turn.runtime', `${STEPS}-step tool-calling turn, pepe.run (mock, zero latency)`, 'ms', s.runtime),
+    figure('turn', 'turn.bare', `same ${STEPS} steps, bare loop (provider + tool called directly)`, 'ms', s.bare),
+    figure('turn', 'turn.per_step', 'runtime cost per step ((pepe.run − bare) ÷ 20, paired)', 'ms/step', pairedDiff(s.runtime, s.bare, STEPS), { below: 1, targetText: '< 1 ms/step' }),
+    figure('turn', 'turn.ratio', 'ratio pepe.run ÷ bare loop (paired)', '×', pairedRatio(s.runtime, s.bare)),
+  ];
+}
