@@ -11,20 +11,11 @@ import { createPepe } from '../../../src/core/pepe.js';
 import { BuiltinMemory } from '../../../src/core/slots/builtin/memory.js';
 import { figure, type Figure, type SuiteContext } from '../figure.js';
 import { interleave, pairedRatio } from '../stats.js';
+import { rng } from '../../fixtures/routing-fuzz.js';
 
 export const NEEDLE = 'Zanzibar-Quokka';
 const WORDS = 'deploy staging billing refund customer invoice the and of to release café naïve schedule backup database index query server client agent memory note meeting friday monday review ticket alert latency cache token budget project'.split(' ');
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Writes `bytes` of markdown (headings, paragraphs, list items) with the needle in `hits` entries. */
 export function writeMemoryFile(path: string, bytes: number, seed: number, hits: number): void {

@@ -2,19 +2,9 @@ import assert from 'node:assert/strict';
 import { MockProvider } from '../../../src/core/models/mock.js';
 import type { MockScript } from '../../../src/core/models/mock-script.js';
 import type { TurnEvent } from '../../../src/core/runtime/events.js';
+import { rng } from '../../fixtures/routing-fuzz.js';
 import { TempHome } from '../helpers/home.js';
 
-/** A small deterministic PRNG so a failing case can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const FUZZ_CASES = Number(process.env.PEPE_ROUTING_FUZZ_CASES ?? 1000);
 
