@@ -1,6 +1,6 @@
 // Bundles the two hosts (extension, CLI) and writes the config JSON Schema next to them.
 import { build } from 'esbuild';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -22,6 +22,11 @@ await Promise.all([
   // extension-core.js holds the core and is required by extension.js on first use (light activation).
   build({ ...common, entryPoints: { extension: 'src/extension/activate.ts', 'extension-core': 'src/extension/core-bundle.ts' }, outdir: 'dist', external: ['vscode'] }),
   build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
+  // The chat webview's script (issue 7): runs in the browser, so its own bundle; codicons beside it.
+  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' }),
+  mkdir('dist/codicons', { recursive: true }).then(() =>
+    Promise.all(['codicon.css', 'codicon.ttf'].map((f) => copyFile(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`))),
+  ),
 ]);
 
 // The JSON Schema comes from the same zod schema the store validates with (spec 2).

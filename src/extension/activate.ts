@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ActiveAgent } from './active-agent.js';
 import type { PepeExtensionApi, SlotOccupant } from './api.js';
+import { registerChatPanels } from './chat/chat-panels.js';
 import type { CommandContext } from './commands/command-context.js';
 import { registerCommands } from './commands/register-commands.js';
 import { loadCore } from './core-loader.js';
@@ -51,7 +52,13 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
 
   const slots = new SlotsTree(host);
   const agents = new AgentsTree(host, active);
-  let transcript: vscode.OutputChannel | undefined;
+  const chat = registerChatPanels(context, {
+    getPepe: () => host.get(),
+    log,
+    onDidChange: host.onDidChange,
+    defaultAgent: (pepe) => active.resolve(pepe.config),
+    onAgentSwitched: (agent) => void active.set(agent),
+  });
   const ctx: CommandContext = {
     host,
     log,
@@ -59,14 +66,7 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     apiKeys,
     diagnostics,
     refresh: () => host.refresh(),
-    transcript: () => {
-      if (!transcript) {
-        transcript = vscode.window.createOutputChannel('Pepe Chat');
-        subs.push(transcript);
-      }
-      return transcript;
-    },
-    chatSessions: new Map(),
+    chat,
   };
   const routes = new RoutesTree(host, async (from, to) => {
     await vscode.commands.executeCommand('pepe.route.add', { from, to });

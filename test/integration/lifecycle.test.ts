@@ -8,6 +8,7 @@
  * registration must have been disposed.
  */
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, extensionPath, pepeHome } from './helpers';
@@ -97,6 +98,8 @@ describe('lifecycle', function () {
       subscriptions,
       extensionMode: vscode.ExtensionMode.Test,
       extension: { packageJSON: { version: 'copy' } },
+      extensionUri: vscode.Uri.file(extensionPath()),
+      globalStorageUri: vscode.Uri.file(path.join(os.tmpdir(), `pepe-lifecycle-${process.pid}`)),
       secrets: {
         get: async (k: string) => secrets.get(k),
         store: async (k: string, v: string) => void secrets.set(k, v),

@@ -43,7 +43,10 @@ export const ChatArgs = z.object({
   text: z.string().optional(),
   model: name.optional(),
   sessionId: name.optional(),
+  /** Open a new panel with a new session even when one for the agent is open. */
+  newSession: z.boolean().optional(),
 });
+export type ChatArgs = z.infer<typeof ChatArgs>;
 export const PluginInstallArgs = z.object({ path: name.optional() });
 export const ApiKeyArgs = z.object({
   /** The environment variable a model's `api_key_env` names. */

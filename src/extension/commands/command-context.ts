@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ActiveAgent } from '../active-agent.js';
+import type { ChatPanels } from '../chat/chat-panels.js';
 import type { ApiKeys } from '../host/api-keys.js';
 import type { PepeHost } from '../host/pepe-host.js';
 
@@ -13,10 +14,8 @@ export interface CommandContext {
   diagnostics: vscode.DiagnosticCollection;
   /** Re-render the trees and the status bar after an edit. */
   refresh: () => void;
-  /** A named output channel for agent transcripts (created once, owned by the root). */
-  transcript: () => vscode.OutputChannel;
-  /** The session each agent's chat continues in, in this window. */
-  chatSessions: Map<string, string>;
+  /** The chat panels (spec 9.2): one per session, restored after a reload. */
+  chat: ChatPanels;
 }
 
 export type CommandHandler = (ctx: CommandContext, arg: unknown) => Promise<unknown>;

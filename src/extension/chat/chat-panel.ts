@@ -1,0 +1,397 @@
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Pepe } from '../../core/pepe.js';
+import type { TurnEvent, TurnResult } from '../../core/runtime/events.js';
+import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type WebviewMessage } from '../../protocol/messages.js';
+import { projectFor } from '../project.js';
+import { chatHtml } from './html.js';
+import { historyItems } from './history-items.js';
+import { modelChoices } from './model-choices.js';
+import { ItemQueue } from './item-queue.js';
+
+export const CHAT_VIEW_TYPE = 'pepe.chat';
+
+/** What a chat panel needs from the extension (the composition root passes these in). */
+export interface ChatDeps {
+  /** The window's one Pepe (PepeHost.get()). */
+  getPepe(): Promise<Pepe>;
+  log: vscode.LogOutputChannel;
+  extensionUri: vscode.Uri;
+  /** config.json changed (PepeHost.onDidChange): the pickers are refreshed. */
+  onDidChange?: vscode.Event<void>;
+  /** The agent a panel opened without one starts with (e.g. ActiveAgent.resolve); default: the first agent. */
+  defaultAgent?(pepe: Pepe): string | undefined;
+  /** Told when a panel's conversation moves to another agent (`/agent`, the picker, TurnResult.switchTo). */
+  onAgentSwitched?(agent: string): void;
+}
+
+/** The conversation a panel starts with; the serializer restores it from the webview's state. */
+export interface ChatTarget {
+  /** Given by the serializer for a restored panel; a new panel gets a new one. */
+  panelId?: string;
+  agent: string | null;
+  sessionId: string | null;
+  model?: string | null;
+}
+
+/** What the panel collection is told, so it keeps one panel per session. */
+export interface PanelOwner {
+  /** Remembers which conversation a panel shows (PanelMemory), for the serializer. */
+  remember(panel: ChatPanel): void;
+  panelFor(agent: string, sessionId: string): ChatPanel | undefined;
+  changed(panel: ChatPanel): void;
+  disposed(panel: ChatPanel): void;
+}
+
+/**
+ * One chat editor tab: a conversation with one agent in one session (spec 9.2). Runs turns through
+ * the core with the webview as the surface: every TurnEvent is forwarded (batched per frame) and
+ * kept, so a webview that was hidden (and so destroyed: no retainContextWhenHidden) is given the
+ * whole conversation again when it is shown.
+ */
+export class ChatPanel implements vscode.Disposable {
+  readonly panelId: string;
+  private agent: string | null;
+  private sessionId: string | null;
+  private model: string | null;
+  private readonly queue: ItemQueue;
+  private running: AbortController | null = null;
+  private readonly loaded: Promise<void>;
+  private readonly subs: vscode.Disposable[] = [];
+  private disposed = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly deps: ChatDeps,
+    target: ChatTarget,
+    private readonly owner: PanelOwner,
+  ) {
+    this.panelId = target.panelId ?? randomUUID();
+    this.agent = target.agent;
+    this.sessionId = target.sessionId;
+    this.model = target.model ?? null;
+    this.queue = new ItemQueue((items) => this.post({ type: 'items', items }));
+    const webview = panel.webview;
+    webview.options = {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist'), vscode.Uri.joinPath(deps.extensionUri, 'media')],
+    };
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'pepe.svg');
+    webview.html = chatHtml(webview, deps.extensionUri);
+    this.subs.push(
+      webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    if (deps.onDidChange) this.subs.push(deps.onDidChange(() => void this.sendAgents()));
+    this.loaded = this.load();
+    this.updateTitle();
+  }
+
+  get target(): { agent: string | null; sessionId: string | null; model: string | null } {
+    return { agent: this.agent, sessionId: this.sessionId, model: this.model };
+  }
+
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  /** Sends a message as if typed (used by `pepe.chat.open {text}` and tests); resolves with the turn's result. */
+  async send(text: string): Promise<TurnResult | undefined> {
+    await this.loaded;
+    this.lastResult = undefined;
+    await this.handle({ type: 'send', text });
+    return this.lastResult;
+  }
+
+  private lastResult: TurnResult | undefined;
+
+  /** Test-only path (not reachable from the webview): pushes items as if a turn produced them. */
+  pushForTest(items: ChatItem[]): void {
+    for (const item of items) this.queue.push(item);
+  }
+
+  /** Test-only: replaces the conversation with `items`, as opening a long session would. */
+  resetForTest(items: ChatItem[]): void {
+    this.queue.reset(items);
+    void this.postReset();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.running?.abort();
+    this.queue.dispose();
+    for (const s of this.subs.splice(0)) s.dispose();
+    this.owner.disposed(this);
+    this.panel.dispose();
+  }
+
+  // ---- loading ----
+
+  private async load(): Promise<void> {
+    try {
+      const pepe = await this.deps.getPepe();
+      if (!this.agent || !pepe.config.agents?.[this.agent]) this.agent = this.deps.defaultAgent?.(pepe) ?? Object.keys(pepe.config.agents ?? {})[0] ?? null;
+      if (this.agent && this.sessionId) {
+        if (pepe.sessions.exists(this.agent, this.sessionId)) {
+          this.queue.reset(historyItems(this.agent, pepe.sessions.load(this.agent, this.sessionId).messages));
+        } else {
+          this.queue.reset([{ kind: 'notice', level: 'warning', text: `Session ${this.sessionId} of ${this.agent} no longer exists; a new one starts with your next message.` }]);
+          this.sessionId = null;
+        }
+      }
+      if (!this.agent) this.queue.reset([{ kind: 'notice', level: 'info', text: 'No agents yet: add one with Pepe: Add Agent…' }]);
+    } catch (e) {
+      this.queue.reset([{ kind: 'notice', level: 'error', text: `Pepe could not start: ${message(e)}` }]);
+    }
+    this.updateTitle();
+    this.owner.changed(this);
+    this.owner.remember(this);
+  }
+
+  // ---- webview → host ----
+
+  private receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.deps.log.warn(`chat: dropped an invalid message from the webview (${parsed.error})`);
+      return;
+    }
+    this.handle(parsed.value).catch((e: unknown) => {
+      this.deps.log.error(`chat: ${parsed.value.type}: ${message(e)}`);
+      this.queue.push({ kind: 'notice', level: 'error', text: message(e) });
+    });
+  }
+
+  private async handle(msg: WebviewMessage): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        await this.loaded;
+        return this.postInit();
+      case 'send': {
+        const slash = /^\/agent\s+(\S+)\s*$/.exec(msg.text.trim());
+        if (slash?.[1]) return this.switchAgent(slash[1], 'you');
+        return this.runTurn(msg.text);
+      }
+      case 'stop':
+        this.running?.abort();
+        return;
+      case 'set_agent':
+        return this.switchAgent(msg.agent, 'you');
+      case 'set_model':
+        this.model = msg.model;
+        this.owner.remember(this);
+        return this.postState();
+      case 'new_session':
+        return this.replace(this.agent, null, []);
+      case 'list_sessions':
+        return this.sendSessions();
+      case 'open_session':
+        return this.openSession(msg.agent, msg.sessionId);
+      case 'rename_session':
+        return this.renameSession(msg.agent, msg.sessionId);
+      case 'delete_session':
+        return this.deleteSession(msg.agent, msg.sessionId);
+      case 'copy':
+        await vscode.env.clipboard.writeText(msg.text);
+        return void this.post({ type: 'copied' });
+    }
+  }
+
+  // ---- turns ----
+
+  private async runTurn(text: string): Promise<void> {
+    if (this.running) return; // the webview disables Send while a turn runs
+    const agent = this.agent;
+    if (!agent) {
+      this.queue.push({ kind: 'notice', level: 'error', text: 'No agent to talk to: add one with Pepe: Add Agent…' });
+      return;
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    this.queue.push({ kind: 'user', text });
+    await this.postState();
+    try {
+      const pepe = await this.deps.getPepe();
+      const result = await pepe.run({
+        agent,
+        text,
+        sessionId: this.sessionId ?? undefined,
+        model: this.model ?? undefined,
+        signal: controller.signal,
+        personPresent: true,
+        onEvent: (event) => this.onEvent(event),
+      });
+      this.lastResult = result;
+      this.setSession(result.sessionId);
+      if (result.switchTo) {
+        this.running = null;
+        await this.switchAgent(result.switchTo, agent);
+      }
+    } catch (e) {
+      // The turn could not start (unknown agent, missing session, a broken config.json).
+      this.queue.push({ kind: 'notice', level: 'error', text: message(e), retryText: text });
+    } finally {
+      if (this.running === controller) this.running = null;
+      this.queue.flush();
+      await this.postState();
+    }
+  }
+
+  private onEvent(event: TurnEvent): void {
+    if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
+    this.queue.push({ kind: 'event', event });
+  }
+
+  private setSession(sessionId: string): void {
+    if (this.sessionId === sessionId) return;
+    this.sessionId = sessionId;
+    this.owner.changed(this);
+    this.owner.remember(this);
+    void this.postState();
+  }
+
+  /** `/agent NAME`, the agent picker, or TurnResult.switchTo (spec 6.3): a new session with `agent`. */
+  private async switchAgent(agent: string, by: string): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    if (!pepe.config.agents?.[agent]) {
+      this.queue.push({ kind: 'notice', level: 'error', text: `There is no agent "${agent}". Agents: ${Object.keys(pepe.config.agents ?? {}).join(', ') || 'none'}.` });
+      return;
+    }
+    if (this.running) {
+      this.queue.push({ kind: 'notice', level: 'warning', text: `A turn is running; stop it before switching to ${agent}.` });
+      return;
+    }
+    const from = this.agent;
+    const who = by === 'you' ? 'You switched' : `${by} handed the conversation over`;
+    await this.replace(agent, null, [{ kind: 'notice', level: 'info', text: `${who}${from && from !== agent ? ` from ${from}` : ''} to ${agent}: a new session starts with your next message.` }]);
+    this.deps.onAgentSwitched?.(agent);
+  }
+
+  /** Shows another conversation in this panel (new session, another agent, a session from the history). */
+  private async replace(agent: string | null, sessionId: string | null, items: ChatItem[]): Promise<void> {
+    if (this.running) {
+      this.queue.push({ kind: 'notice', level: 'warning', text: 'A turn is running; stop it first.' });
+      return;
+    }
+    this.agent = agent;
+    this.sessionId = sessionId;
+    this.queue.reset(items);
+    this.updateTitle();
+    this.owner.changed(this);
+    this.owner.remember(this);
+    await this.postReset();
+  }
+
+  // ---- sessions ----
+
+  private async openSession(agent: string, sessionId: string): Promise<void> {
+    const other = this.owner.panelFor(agent, sessionId);
+    if (other && other !== this) return other.reveal();
+    const pepe = await this.deps.getPepe();
+    await this.replace(agent, sessionId, historyItems(agent, pepe.sessions.load(agent, sessionId).messages));
+  }
+
+  private async renameSession(agent: string, sessionId: string): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    const current = pepe.sessions.load(agent, sessionId).info.title ?? '';
+    const title = await vscode.window.showInputBox({ title: `Rename session ${sessionId} of ${agent}`, prompt: 'Title', value: current, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'a title cannot be empty') });
+    if (title === undefined) return;
+    pepe.sessions.rename(agent, sessionId, title.trim());
+    this.updateTitle();
+    await this.sendSessions();
+  }
+
+  private async deleteSession(agent: string, sessionId: string): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    const info = pepe.sessions.load(agent, sessionId).info;
+    const yes = 'Delete';
+    const picked = await vscode.window.showWarningMessage(`Delete the session "${info.title ?? sessionId}" of ${agent}?`, { modal: true, detail: `${info.messages} messages. This cannot be undone.` }, yes);
+    if (picked !== yes) return;
+    const showing = this.owner.panelFor(agent, sessionId);
+    if (showing?.busy) throw new Error('that session has a running turn; stop it first');
+    pepe.sessions.delete(agent, sessionId);
+    if (showing) await showing.replace(agent, null, [{ kind: 'notice', level: 'info', text: 'This session was deleted; a new one starts with your next message.' }]);
+    await this.sendSessions();
+  }
+
+  private async sendSessions(): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    // Sessions a routed call created belong to the caller's conversation, not to the user's history.
+    const sessions = pepe.sessions
+      .list()
+      .filter((s) => !s.title?.startsWith('routed from '))
+      .map((s) => ({ agent: s.agent, id: s.id, title: s.title, updatedAt: s.updatedAt, messages: s.messages }));
+    await this.post({ type: 'sessions', sessions });
+  }
+
+  // ---- host → webview ----
+
+  private async state(): Promise<PanelState> {
+    let tier: string | null = null;
+    let project: string | null = null;
+    try {
+      const pepe = await this.deps.getPepe();
+      project = projectFor(pepe.config, this.agent ?? undefined) ?? null;
+      if (project) {
+        const t = pepe.usage.projectUsage(pepe.config, project).tier;
+        tier = t === 'normal' ? null : t;
+      }
+    } catch {
+      // no Pepe: nothing to say about tiers
+    }
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null };
+  }
+
+  private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {
+    try {
+      const pepe = await this.deps.getPepe();
+      const agents = pepe.agentList().map((a) => ({ name: a.name, model: a.model, project: a.project }));
+      return { agents, models: await modelChoices(pepe.config, this.agent) };
+    } catch {
+      return { agents: [], models: [{ id: null, label: 'Default', group: 'default' }] };
+    }
+  }
+
+  private async postInit(): Promise<void> {
+    const [state, { agents, models }] = await Promise.all([this.state(), this.pickers()]);
+    await this.post({ type: 'init', state, agents, models, items: this.queue.attach() });
+  }
+
+  private async postReset(): Promise<void> {
+    if (!this.queue.attached) return;
+    const [state, { agents, models }] = await Promise.all([this.state(), this.pickers()]);
+    await this.post({ type: 'agents', agents, models });
+    await this.post({ type: 'reset', state, items: this.queue.snapshot() });
+  }
+
+  private async postState(): Promise<void> {
+    if (!this.queue.attached) return;
+    await this.post({ type: 'state', state: await this.state() });
+  }
+
+  private async sendAgents(): Promise<void> {
+    if (!this.queue.attached) return;
+    await this.post({ type: 'agents', ...(await this.pickers()) });
+    await this.postState();
+  }
+
+  private async post(msg: HostMessage): Promise<void> {
+    if (this.disposed) return;
+    // A webview that is hidden (and so destroyed) drops messages; it asks again with `ready`.
+    if (!(await this.panel.webview.postMessage(msg))) this.queue.detach();
+  }
+
+  private updateTitle(): void {
+    if (!this.disposed) this.panel.title = this.agent ? `Pepe: ${this.agent}` : 'Pepe Chat';
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

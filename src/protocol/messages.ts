@@ -1,0 +1,121 @@
+import * as z from 'zod/mini';
+import { TurnEventSchema } from './turn-event.js';
+
+/**
+ * Every message between the chat panel's host (extension) and its webview (issue 7), defined once
+ * and validated on both sides. The webview starts with `ready`; the host answers with `init` (the
+ * whole conversation so far) and only then streams `items` / `state` updates. A webview that was
+ * hidden and shown again (no retainContextWhenHidden) sends `ready` again and gets a fresh `init`.
+ */
+
+// ---- what the conversation is made of ----
+
+/** One entry of a conversation, in order. Turn events are forwarded as the core emits them. */
+export const ChatItemSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), text: z.string() }),
+  z.object({ kind: z.literal('event'), event: TurnEventSchema }),
+  /** Something the host says about the conversation (switched agent, a turn that could not start). */
+  z.object({
+    kind: z.literal('notice'),
+    level: z.enum(['info', 'warning', 'error']),
+    text: z.string(),
+    /** Set on failures a person may retry: the user text to send again. */
+    retryText: z.optional(z.string()),
+  }),
+]);
+export type ChatItem = z.infer<typeof ChatItemSchema>;
+
+export const AgentInfoSchema = z.object({ name: z.string(), model: z.nullable(z.string()), project: z.nullable(z.string()) });
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
+
+/** A choice of the model picker; `id: null` is the agent's chain (model_select). */
+export const ModelChoiceSchema = z.object({ id: z.nullable(z.string()), label: z.string(), group: z.enum(['default', 'vscode', 'configured']) });
+export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
+
+export const SessionSummarySchema = z.object({
+  agent: z.string(),
+  id: z.string(),
+  title: z.nullable(z.string()),
+  updatedAt: z.string(),
+  messages: z.number(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+/** What the header shows: who answers, in which session, with which model, and whether a turn runs. */
+export const PanelStateSchema = z.object({
+  /** Stable for the panel's life (and across reloads): the serializer finds the conversation by it. */
+  panelId: z.string(),
+  agent: z.nullable(z.string()),
+  sessionId: z.nullable(z.string()),
+  model: z.nullable(z.string()),
+  /** The agent's project tier when it is not `normal` (spec 4.6), else null. */
+  tier: z.nullable(z.string()),
+  project: z.nullable(z.string()),
+  busy: z.boolean(),
+});
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+/** What the webview keeps with getState/setState and the serializer restores after a reload. */
+export const ViewStateSchema = z.object({
+  panelId: z.optional(z.string()),
+  agent: z.nullable(z.string()),
+  sessionId: z.nullable(z.string()),
+  model: z.optional(z.nullable(z.string())),
+  draft: z.optional(z.string()),
+});
+export type ViewState = z.infer<typeof ViewStateSchema>;
+
+// ---- host → webview ----
+
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('init'),
+    state: PanelStateSchema,
+    agents: z.array(AgentInfoSchema),
+    models: z.array(ModelChoiceSchema),
+    items: z.array(ChatItemSchema),
+  }),
+  z.object({ type: z.literal('items'), items: z.array(ChatItemSchema) }),
+  z.object({ type: z.literal('state'), state: PanelStateSchema }),
+  /** The conversation was replaced (new session, /agent, another session opened): clear and show these. */
+  z.object({ type: z.literal('reset'), state: PanelStateSchema, items: z.array(ChatItemSchema) }),
+  z.object({ type: z.literal('agents'), agents: z.array(AgentInfoSchema), models: z.array(ModelChoiceSchema) }),
+  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
+  z.object({ type: z.literal('copied') }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+// ---- webview → host ----
+
+export const WebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), state: z.nullable(ViewStateSchema) }),
+  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1), z.maxLength(200_000)) }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('set_agent'), agent: z.string().check(z.minLength(1)) }),
+  z.object({ type: z.literal('set_model'), model: z.nullable(z.string()) }),
+  z.object({ type: z.literal('new_session') }),
+  z.object({ type: z.literal('list_sessions') }),
+  z.object({ type: z.literal('open_session'), agent: z.string(), sessionId: z.string() }),
+  z.object({ type: z.literal('rename_session'), agent: z.string(), sessionId: z.string() }),
+  z.object({ type: z.literal('delete_session'), agent: z.string(), sessionId: z.string() }),
+  z.object({ type: z.literal('copy'), text: z.string() }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodMiniType<T>, raw: unknown): Parsed<T> {
+  const r = schema.safeParse(raw);
+  if (r.success) return { ok: true, value: r.data };
+  const first = r.error.issues[0];
+  return { ok: false, error: first ? `${first.path.join('.') || '(message)'}: ${first.message}` : 'invalid message' };
+}
+
+/** Host side: what came from the webview. Anything else is dropped (and logged) by the caller. */
+export const parseWebviewMessage = (raw: unknown): Parsed<WebviewMessage> => parseWith(WebviewMessageSchema, raw);
+/** Webview side: what came from the host. */
+export const parseHostMessage = (raw: unknown): Parsed<HostMessage> => parseWith(HostMessageSchema, raw);
+export const parseViewState = (raw: unknown): ViewState | null => {
+  const r = ViewStateSchema.safeParse(raw);
+  return r.success ? r.data : null;
+};

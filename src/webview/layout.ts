@@ -1,0 +1,97 @@
+/// <reference lib="dom" />
+import type { AgentInfo, ModelChoice, PanelState, SessionSummary } from '../protocol/messages.js';
+import { h, icon, iconButton } from './dom.js';
+
+/** The panel's fixed parts: header (pickers, tier, new session, history), history list, transcript, composer. */
+export interface Layout {
+  agent: HTMLSelectElement;
+  model: HTMLSelectElement;
+  tier: HTMLElement;
+  historyButton: HTMLButtonElement;
+  history: HTMLElement;
+  historyList: HTMLElement;
+  transcript: HTMLElement;
+  input: HTMLTextAreaElement;
+  send: HTMLButtonElement;
+  stop: HTMLButtonElement;
+  status: HTMLElement;
+}
+
+export function buildLayout(app: HTMLElement): Layout {
+  const agent = h('select', { id: 'agent', 'aria-label': 'Agent (switching starts a new session)', title: 'Agent' });
+  const model = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
+  const tier = h('span', { class: 'badge tier', hidden: true, role: 'status' });
+  const historyButton = iconButton('history', 'Session history', 'toggle-history', { 'aria-expanded': 'false', 'aria-controls': 'history' });
+  const header = h(
+    'header',
+    { class: 'toolbar', role: 'toolbar', 'aria-label': 'Chat controls' },
+    h('label', { class: 'picker' }, icon('hubot'), agent),
+    h('label', { class: 'picker' }, icon('sparkle'), model),
+    tier,
+    h('span', { class: 'spacer' }),
+    iconButton('add', 'New session', 'new-session'),
+    historyButton,
+  );
+  const historyList = h('ul', { class: 'history-list' });
+  const history = h('section', { id: 'history', class: 'history', hidden: true, 'aria-label': 'Session history' }, h('h2', {}, 'Sessions'), historyList);
+  const transcript = h('main', { id: 'transcript', class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
+  const input = h('textarea', { id: 'input', rows: '3', 'aria-label': 'Message (Enter sends, Shift+Enter adds a line, /agent NAME switches agent)', placeholder: 'Message… (Enter to send, Shift+Enter for a new line, /agent NAME to switch)' });
+  const send = h('button', { type: 'button', class: 'primary', 'data-action': 'send', 'aria-label': 'Send', title: 'Send (Enter)' }, icon('send'), ' Send');
+  const stop = h('button', { type: 'button', class: 'secondary', 'data-action': 'stop', 'aria-label': 'Stop the turn', title: 'Stop', hidden: true }, icon('debug-stop'), ' Stop');
+  const status = h('div', { class: 'sr-status', role: 'status', 'aria-live': 'polite' });
+  const composer = h('footer', { class: 'composer' }, input, h('div', { class: 'composer-actions' }, stop, send), status);
+  app.replaceChildren(header, history, transcript, composer);
+  return { agent, model, tier, historyButton, history, historyList, transcript, input, send, stop, status };
+}
+
+export function fillAgents(select: HTMLSelectElement, agents: readonly AgentInfo[], current: string | null): void {
+  select.replaceChildren(...agents.map((a) => h('option', { value: a.name, selected: a.name === current }, a.model ? `${a.name} · ${a.model}` : a.name)));
+  if (current && !agents.some((a) => a.name === current)) select.append(h('option', { value: current, selected: true }, current));
+}
+
+export function fillModels(select: HTMLSelectElement, models: readonly ModelChoice[], current: string | null): void {
+  const groups: Record<ModelChoice['group'], string> = { default: 'Default', configured: 'Configured models', vscode: 'VS Code language models' };
+  const out: HTMLElement[] = [];
+  for (const group of ['default', 'configured', 'vscode'] as const) {
+    const options = models.filter((m) => m.group === group).map((m) => h('option', { value: m.id ?? '', selected: (m.id ?? null) === current }, m.label));
+    if (!options.length) continue;
+    out.push(group === 'default' ? options[0]! : h('optgroup', { label: groups[group] }, ...options));
+  }
+  if (current && !models.some((m) => m.id === current)) out.push(h('option', { value: current, selected: true }, current));
+  select.replaceChildren(...out);
+}
+
+export function showState(layout: Layout, state: PanelState): void {
+  layout.agent.value = state.agent ?? '';
+  layout.model.value = state.model ?? '';
+  layout.tier.hidden = !state.tier;
+  layout.tier.textContent = state.tier ? `${state.project ?? 'project'}: ${state.tier.replace('_', ' ')}` : '';
+  layout.tier.title = state.tier ? `The project ${state.project ?? ''} is at the ${state.tier} usage tier (spend against its cap)` : '';
+  layout.tier.dataset.tier = state.tier ?? '';
+  layout.send.hidden = state.busy;
+  layout.stop.hidden = !state.busy;
+  layout.agent.disabled = state.busy;
+  document.body.dataset.busy = String(state.busy);
+  layout.input.placeholder = state.agent ? `Message ${state.agent}… (Enter to send, Shift+Enter for a new line, /agent NAME to switch)` : 'No agent yet';
+}
+
+export function fillHistory(list: HTMLElement, sessions: readonly SessionSummary[], current: { agent: string | null; sessionId: string | null }): void {
+  if (!sessions.length) {
+    list.replaceChildren(h('li', { class: 'empty' }, 'No sessions yet.'));
+    return;
+  }
+  list.replaceChildren(
+    ...sessions.map((s) => {
+      const label = s.title ?? s.id;
+      const when = s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '';
+      const data = { 'data-agent': s.agent, 'data-session': s.id };
+      return h(
+        'li',
+        { class: `history-item${s.agent === current.agent && s.id === current.sessionId ? ' current' : ''}` },
+        h('button', { type: 'button', class: 'history-open', 'data-action': 'open-session', ...data, 'aria-label': `Open ${label} with ${s.agent}` }, h('span', { class: 'history-title' }, label), h('span', { class: 'history-meta' }, `${s.agent} · ${s.messages} messages · ${when}`)),
+        h('button', { type: 'button', class: 'icon-button', 'data-action': 'rename-session', ...data, title: 'Rename', 'aria-label': `Rename ${label}` }, icon('edit')),
+        h('button', { type: 'button', class: 'icon-button', 'data-action': 'delete-session', ...data, title: 'Delete', 'aria-label': `Delete ${label}` }, icon('trash')),
+      );
+    }),
+  );
+}

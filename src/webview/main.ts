@@ -1,0 +1,149 @@
+/// <reference lib="dom" />
+import { parseHostMessage, parseViewState, type HostMessage, type PanelState, type ViewState, type WebviewMessage } from '../protocol/messages.js';
+import { Frames } from './frames.js';
+import { buildLayout, fillAgents, fillHistory, fillModels, showState } from './layout.js';
+import { Transcript } from './transcript.js';
+
+/**
+ * The chat webview (issue 7): talks to the host only through the protocol in src/protocol
+ * (validated here on receipt), keeps its view state with getState/setState, and renders the
+ * conversation incrementally (transcript.ts).
+ */
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: ViewState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app')!;
+const layout = buildLayout(app);
+const frames = new Frames();
+const transcript = new Transcript(layout.transcript, frames);
+let view: ViewState = parseViewState(vscode.getState()) ?? { agent: null, sessionId: null, model: null, draft: '' };
+let state: PanelState | null = null;
+
+layout.input.value = view.draft ?? '';
+const post = (m: WebviewMessage) => vscode.postMessage(m);
+const save = (patch: Partial<ViewState>) => {
+  view = { ...view, ...patch };
+  vscode.setState(view);
+};
+
+function onHostMessage(msg: HostMessage): void {
+  switch (msg.type) {
+    case 'init':
+      fillAgents(layout.agent, msg.agents, msg.state.agent);
+      fillModels(layout.model, msg.models, msg.state.model);
+      transcript.clear();
+      transcript.add(msg.items);
+      apply(msg.state);
+      app.setAttribute('aria-busy', 'false');
+      return;
+    case 'reset':
+      transcript.clear();
+      transcript.add(msg.items);
+      apply(msg.state);
+      return;
+    case 'items':
+      return transcript.add(msg.items);
+    case 'state':
+      return apply(msg.state);
+    case 'agents':
+      fillAgents(layout.agent, msg.agents, state?.agent ?? null);
+      fillModels(layout.model, msg.models, state?.model ?? null);
+      return;
+    case 'sessions':
+      return fillHistory(layout.historyList, msg.sessions, { agent: state?.agent ?? null, sessionId: state?.sessionId ?? null });
+    case 'copied':
+      layout.status.textContent = 'Copied to the clipboard';
+      setTimeout(() => (layout.status.textContent = ''), 1500);
+      return;
+  }
+}
+
+function apply(next: PanelState): void {
+  state = next;
+  showState(layout, next);
+  save({ panelId: next.panelId, agent: next.agent, sessionId: next.sessionId, model: next.model });
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = parseHostMessage(event.data);
+  if (!parsed.ok) {
+    console.error(`pepe chat: ignored an invalid message from the host (${parsed.error})`);
+    return;
+  }
+  onHostMessage(parsed.value);
+});
+
+// ---- controls ----
+
+function sendInput(): void {
+  const text = layout.input.value.trim();
+  if (!text || state?.busy) return;
+  post({ type: 'send', text });
+  layout.input.value = '';
+  save({ draft: '' });
+}
+
+layout.input.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    sendInput();
+  }
+});
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+layout.input.addEventListener('input', () => {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => save({ draft: layout.input.value }), 300);
+});
+layout.agent.addEventListener('change', () => {
+  if (layout.agent.value && layout.agent.value !== state?.agent) post({ type: 'set_agent', agent: layout.agent.value });
+});
+layout.model.addEventListener('change', () => post({ type: 'set_model', model: layout.model.value || null }));
+
+function toggleHistory(open = layout.history.hidden): void {
+  layout.history.hidden = !open;
+  layout.historyButton.setAttribute('aria-expanded', String(open));
+  if (open) post({ type: 'list_sessions' });
+}
+
+document.addEventListener('click', (e) => {
+  const target = (e.target as Element | null)?.closest<HTMLElement>('[data-action]');
+  if (!target) return;
+  const session = () => ({ agent: target.dataset.agent ?? '', sessionId: target.dataset.session ?? '' });
+  switch (target.dataset.action) {
+    case 'send':
+      return sendInput();
+    case 'stop':
+      return post({ type: 'stop' });
+    case 'new-session':
+      return post({ type: 'new_session' });
+    case 'toggle-history':
+      return toggleHistory();
+    case 'open-session':
+      toggleHistory(false);
+      return post({ type: 'open_session', ...session() });
+    case 'rename-session':
+      return post({ type: 'rename_session', ...session() });
+    case 'delete-session':
+      return post({ type: 'delete_session', ...session() });
+    case 'retry': {
+      const text = transcript.retryTexts.get(target);
+      if (text && !state?.busy) post({ type: 'send', text });
+      return;
+    }
+    case 'copy-code': {
+      const code = target.parentElement?.querySelector('pre')?.textContent ?? '';
+      return post({ type: 'copy', text: code });
+    }
+  }
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !layout.history.hidden) toggleHistory(false);
+});
+
+// The handshake: the host sends nothing before this, and answers with `init`.
+post({ type: 'ready', state: view });
