@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
-import { answerInput, docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
+import { chatFrame } from './chat-harness';
+import { docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
 
 /** The tool messages of an agent's sessions, from the transcripts on disk. */
 function toolResults(home: string, agent: string): string[] {
@@ -59,7 +60,12 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     await pickItem(page, agent);
     await waitForQuickInputClosed(page);
     await runCommand(page, 'Pepe: Open Chat');
-    await answerInput(page, 'please run it');
+    // The chat panel opens for the active agent; the message is typed there as a person would.
+    const input = chatFrame(page).locator('#input');
+    await input.waitFor({ state: 'visible', timeout: 60_000 });
+    await waitFor(async () => ((await input.getAttribute('placeholder'))?.includes(agent) ? true : undefined), { timeoutMs: 30_000, what: `the chat panel for ${agent}` });
+    await input.fill('please run it');
+    await input.press('Enter');
   }
 
   it('Allow once: the command runs in "Pepe: ops" with its output and exit status; the tool result carries the same output', async function () {

@@ -9,11 +9,13 @@
  * more text per frame, i.e. at least as much work per frame as 200 tokens/s.
  */
 import * as assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { onTestFailure, openWorkbench, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
 import { BENCH, buildChatTestExtension, chatFrameHandle, OPEN_PANEL } from './chat-harness';
 import { makePepeHome } from './pepe-ui';
+import { repoRoot } from '../vscode/prereqs';
 
 interface Probe {
   longTasks: { start: number; duration: number }[];
@@ -102,7 +104,23 @@ describe('e2e: chat rendering speed', function () {
       longestTaskWhileLoadingHistoryMs: Math.round(max(history)),
     };
     console.log(`    chat rendering: ${JSON.stringify(result)}`);
+    recordChatFigure(result.longestTaskWhileStreamingMs);
     // A budget, not the figure: the figure goes to docs/chat.md. Generous for a shared 2-core machine.
     assert.ok(result.longestTaskWhileStreamingMs < 250, `a ${result.longestTaskWhileStreamingMs} ms task while streaming`);
   });
 });
+
+/** Keeps the figure for `npm run bench` (its extension rows read .test-tmp/extension-figures.json). */
+function recordChatFigure(longestTaskMs: number): void {
+  const file = path.join(repoRoot, '.test-tmp', 'extension-figures.json');
+  let figures: Record<string, unknown> = {};
+  try {
+    figures = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // first figures
+  }
+  const previous = Array.isArray(figures.chatRenderMs) ? (figures.chatRenderMs as number[]) : [];
+  figures.chatRenderMs = [...previous, longestTaskMs].slice(-20);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(figures, null, 2));
+}

@@ -9,7 +9,9 @@ import type { CommandContext } from './command-context.js';
  */
 export async function chatOpen(ctx: CommandContext, raw: unknown): Promise<unknown> {
   const args: ChatArgs = parseArgs(ChatArgsSchema, 'pepe.chat.open', raw);
-  const panel = await ctx.chat.open({ agent: args.agent, sessionId: args.sessionId, model: args.model, newSession: args.newSession });
+  // Without an agent, the chat opens for the active one (Switch Agent…, the status bar).
+  const agent = args.agent ?? ctx.active.resolve((await ctx.host.get()).config);
+  const panel = await ctx.chat.open({ agent, sessionId: args.sessionId, model: args.model, newSession: args.newSession });
   if (args.text === undefined) return { agent: panel.target.agent, sessionId: panel.target.sessionId };
   const result = await panel.send(args.text);
   if (result) ctx.refresh();
