@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { GUARDED_SLOTS, MISBEHAVIOURS, misbehavingPlugin, pluginName, type GuardedSlot, type Misbehaviour } from '../../fixtures/plugins/misbehaving.js';
+import { EXPECTED_REASONS, GUARDED_SLOTS, MISBEHAVIOURS, misbehavingPlugin, pluginName, type GuardedSlot } from '../../fixtures/plugins/misbehaving.js';
 import { startInstantAnswerServer } from '../helpers/ddg-server.js';
 import { TempHome, TickMonitor } from '../helpers/home.js';
 
@@ -12,17 +12,6 @@ const MARGIN_MS = 700;
  */
 const MAX_TICK_GAP_MS = DEADLINE_MS / 2;
 
-/** Which fallback reasons each misbehaviour may produce (a memory bomb dies of OOM or at the deadline). */
-const EXPECTED_REASON: Record<Misbehaviour, string[]> = {
-  throw: ['error'],
-  reject: ['error'],
-  sync_loop: ['timeout'],
-  never_resolves: ['timeout'],
-  malformed: ['malformed'],
-  oversized: ['malformed'],
-  process_exit: ['error'],
-  memory_bomb: ['error', 'timeout'],
-};
 
 const INPUT: Record<GuardedSlot, { query?: string; command?: string[] }> = {
   memory: { query: 'pepe' },
@@ -71,7 +60,7 @@ describe('slot guard: every slot × every misbehaviour (spec 3.3)', function () 
 
         assert.equal(answer.occupant, name);
         assert.ok(answer.fallback, 'a fallback is reported');
-        assert.ok(EXPECTED_REASON[behaviour].includes(answer.fallback.reason), `reason ${answer.fallback.reason}: ${answer.fallback.detail}`);
+        assert.ok(EXPECTED_REASONS[behaviour].includes(answer.fallback.reason), `reason ${answer.fallback.reason}: ${answer.fallback.detail}`);
         assert.ok(elapsed < DEADLINE_MS + MARGIN_MS, `answered in ${elapsed.toFixed(0)} ms`);
         assert.ok(monitor.maxGapMs < MAX_TICK_GAP_MS, `event loop blocked for ${monitor.maxGapMs.toFixed(0)} ms`);
         if (slot === 'sandbox') {
