@@ -1,6 +1,7 @@
 import type { CommandView, RuleContext } from './command-args.js';
 import { ASSIGNMENT, DANGEROUS_ENV, HARMLESS_COMMANDS, ruleFor } from './command-rules.js';
 import { parseShell, type ShellRedirect, type ShellWord, type SimpleCommand } from './shell-syntax.js';
+import { preview, shellQuote } from './display.js';
 
 /**
  * Risk hints for shell commands (spec 5.1). A `bash` or `run_script` call with no hint, while a
@@ -57,7 +58,7 @@ export function shellRiskHints(commandLine: string): RiskHint[] {
 export function scriptRiskHints(program: string, argv: readonly string[]): RiskHint[] {
   const c = new Collector();
   const words = [program, ...argv].map(literalWord);
-  c.inner(words, [program, ...argv].map(displayArg).join(' '));
+  c.inner(words, [program, ...argv].map(shellQuote).join(' '));
   return c.hints;
 }
 
@@ -69,12 +70,12 @@ export function toolRiskHints(tool: string, args: unknown): RiskHint[] {
   const a = (args ?? {}) as Record<string, unknown>;
   if (tool === 'bash') {
     if (typeof a.command === 'string') return shellRiskHints(a.command);
-    return [{ kind: 'unclear', fragment: preview(args), detail: 'bash was called without a command string' }];
+    return [{ kind: 'unclear', fragment: preview(args, MAX_FRAGMENT), detail: 'bash was called without a command string' }];
   }
   if (tool === 'run_script') {
     const argv = a.argv ?? a.args ?? [];
     if (typeof a.program === 'string' && Array.isArray(argv) && argv.every((x) => typeof x === 'string')) return scriptRiskHints(a.program, argv as string[]);
-    return [{ kind: 'unclear', fragment: preview(args), detail: 'run_script was called without a program and a list of string arguments' }];
+    return [{ kind: 'unclear', fragment: preview(args, MAX_FRAGMENT), detail: 'run_script was called without a program and a list of string arguments' }];
   }
   return [];
 }
@@ -182,19 +183,7 @@ function writesThrough(r: ShellRedirect): boolean {
 }
 
 function literalWord(text: string): ShellWord {
-  return { text, raw: displayArg(text), dynamic: false, globStart: false };
+  return { text, raw: shellQuote(text), dynamic: false, globStart: false };
 }
 
-function displayArg(a: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
-}
 
-function preview(value: unknown): string {
-  let s: string;
-  try {
-    s = JSON.stringify(value) ?? String(value);
-  } catch {
-    s = String(value);
-  }
-  return s.length > MAX_FRAGMENT ? s.slice(0, MAX_FRAGMENT - 1) + '…' : s;
-}

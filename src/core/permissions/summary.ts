@@ -1,5 +1,6 @@
 import type { AskReason } from './approval.js';
 import { RISK_LABELS, type RiskHint } from './risk.js';
+import { preview, shellQuote } from './display.js';
 
 /**
  * The words a person reads in an approval prompt (spec 5.2): what will happen, and why they are
@@ -19,7 +20,7 @@ export function summarizeCall(agent: string, tool: string, args: unknown, cwd: s
     case 'run_script': {
       const argv = (a.argv ?? a.args ?? []) as unknown;
       if (str(a.program) !== undefined && Array.isArray(argv)) {
-        return `Run a program in ${cwd}:\n  ${[a.program as string, ...argv.map(String)].map(quote).join(' ')}`;
+        return `Run a program in ${cwd}:\n  ${[a.program as string, ...argv.map(String)].map(shellQuote).join(' ')}`;
       }
       break;
     }
@@ -39,7 +40,7 @@ export function summarizeCall(agent: string, tool: string, args: unknown, cwd: s
       }
       break;
   }
-  return `Call ${tool} with ${preview(args)}`;
+  return `Call ${tool} with ${preview(args, MAX_PREVIEW)}`;
 }
 
 export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[]): string {
@@ -70,16 +71,4 @@ function indent(text: string): string {
   return text.replace(/\n/g, '\n  ');
 }
 
-function quote(a: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
-}
 
-function preview(value: unknown): string {
-  let s: string;
-  try {
-    s = JSON.stringify(value) ?? String(value);
-  } catch {
-    s = String(value);
-  }
-  return s.length > MAX_PREVIEW ? s.slice(0, MAX_PREVIEW - 1) + '…' : s;
-}
