@@ -33,6 +33,10 @@ export interface ToolCallCheck {
   toolCallId?: string;
   /** The turn's cancellation (the user pressed Stop). */
   signal?: AbortSignal;
+  /** What the tool invoker resolved before asking: real paths touched (spec 5.1, file tools). */
+  facts?: import('../tools/tool.js').ToolFacts;
+  /** Whether the sandbox confines commands now; unconfined means every command is asked (spec 3.5). */
+  sandbox?: { confined: boolean; reason?: string };
 }
 
 export interface BarrierOptions {

@@ -32,6 +32,44 @@ export interface ToolContext {
   markOutsideContent: (source: string) => void;
   /** Routing (send_to_agent, switch_agent, set_route) is provided by the runtime when available. */
   routing?: RoutingHooks;
+  /**
+   * Set per call by the tool invoker: true only when the person approved this very call with its
+   * "network" risk shown. The built-in sandbox runs with the network only then (spec 3.5).
+   */
+  allowNetwork?: boolean;
+}
+
+/**
+ * One path a tool call would touch, resolved before the barrier sees the call, so the barrier
+ * judges where the call really goes (the real path, every link followed), not what it says.
+ */
+export interface PathFact {
+  /** As the model wrote it. */
+  requested: string;
+  /** Absolute, every symbolic link followed (for a file that does not exist yet: its real folder + name). */
+  real: string;
+  access: 'read' | 'write';
+  /** The real path is inside the (real) workspace. */
+  inside: boolean;
+  /** The real path is inside $PEPE_HOME (config, plugins, approvals): writes there are always asked. */
+  inPepeHome: boolean;
+  /** True when `requested` (resolved lexically) and `real` differ: a link is followed. */
+  viaLink: boolean;
+}
+
+/** What the invoker learns about a call before the barrier: where it runs and what it touches. */
+export interface ToolFacts {
+  /** Absolute directory a command runs in. */
+  cwd?: string;
+  paths?: PathFact[];
+}
+
+/** Thrown by `Tool.resolve` for a call that must never run (a device, /proc): the model gets the message. */
+export class ToolRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolRefusal';
+  }
 }
 
 export interface RoutingHooks {
@@ -45,10 +83,22 @@ export interface Tool<I = unknown> {
   description: string;
   input: z.ZodType<I, any>;
   execute(args: I, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * Optional: resolve what the call touches before the barrier is asked (validate → resolve →
+   * barrier → execute). May throw ToolRefusal. The facts are shown to the barrier and kept with a
+   * parked call, so a later approval runs exactly what the person saw.
+   */
+  resolve?(args: I, ctx: ToolContext): Promise<ToolFacts>;
 }
 
 /** Helper so each tool file infers its input type from its schema. */
-export function defineTool<S extends z.ZodType>(tool: { name: string; description: string; input: S; execute(args: z.output<S>, ctx: ToolContext): Promise<ToolOutcome> }): Tool<z.output<S>> {
+export function defineTool<S extends z.ZodType>(tool: {
+  name: string;
+  description: string;
+  input: S;
+  execute(args: z.output<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  resolve?(args: z.output<S>, ctx: ToolContext): Promise<ToolFacts>;
+}): Tool<z.output<S>> {
   return tool as unknown as Tool<z.output<S>>;
 }
 

@@ -12,7 +12,12 @@ export interface SandboxRunOptions {
   /** Live output, for surfaces that show the command as it runs (the VS Code terminal). */
   onData?: (chunk: string) => void;
   maxOutputChars?: number;
+  /** Run with the network (only for a call the person approved with its "network" risk shown). */
+  network?: boolean;
 }
+
+/** Whether the built-in sandbox confines commands right now, and how (spec 3.5). */
+export type ConfinementStatus = { confined: true; backend: 'bubblewrap' | 'seatbelt' } | { confined: false; reason: string };
 
 export interface SandboxRunResult extends SandboxResult {
   timedOut: boolean;
@@ -30,6 +35,11 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 128 * 1024;
  */
 export class BuiltinSandbox {
   constructor(private readonly wrapper: () => string | undefined = () => undefined) {}
+
+  /** Today every command runs as a plain child process: say so, so the barrier asks for all of them. */
+  async status(): Promise<ConfinementStatus> {
+    return { confined: false, reason: 'commands run as a plain child process of Pepe' };
+  }
 
   async run(program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
     const wrapper = this.wrapper();
