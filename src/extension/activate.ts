@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -101,6 +102,12 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     vscode.workspace.onDidGrantWorkspaceTrust(() => host.reset()),
   );
 
+  // Heartbeats need the core; it is built soon after start-up only when some agent has one.
+  const heartbeatProbe = setTimeout(() => {
+    if (configMentionsHeartbeat(pepeHome() ?? process.env.PEPE_HOME ?? join(homedir(), '.pepe'))) void host.get().catch(() => undefined);
+  }, 3000);
+  subs.push({ dispose: () => clearTimeout(heartbeatProbe) });
+
   const activationMs = performance.now() - started;
   log.info(`Pepe activated in ${activationMs.toFixed(1)} ms (PEPE_HOME: ${pepeHome() ?? process.env.PEPE_HOME ?? join(homedir(), '.pepe')})`);
   const api: PepeExtensionApi & { testing?: PepeTestingApi } = {
@@ -127,6 +134,15 @@ function pepeHome(): string | undefined {
   const configured = vscode.workspace.getConfiguration('pepe').get<string>('home')?.trim();
   if (!configured) return undefined;
   return configured === '~' ? homedir() : configured.startsWith('~/') ? join(homedir(), configured.slice(2)) : configured;
+}
+
+/** A cheap look at config.json (no parsing, no core): does any agent have a heartbeat? */
+function configMentionsHeartbeat(home: string): boolean {
+  try {
+    return /"heartbeat"\s*:/.test(readFileSync(join(home, 'config.json'), 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 function workspaceFolder(): string {

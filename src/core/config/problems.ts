@@ -17,7 +17,8 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
   const where = jsonPath(issue.path);
   switch (issue.code) {
     case 'invalid_type': {
-      const expected = String(issue.expected);
+      // zod says "record" for a map of named entries; in JSON that is simply an object.
+      const expected = issue.expected === 'record' ? 'object' : String(issue.expected);
       return `${where}: expected ${article(expected)}; make it ${article(expected)}`;
     }
     case 'invalid_value':

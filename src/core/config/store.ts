@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { PepeConfig } from './schema.js';
 import { describeIssue, describeParseError } from './problems.js';
+import { setAsideBroken, type SectionProblem } from './sections.js';
 import { unknownKeys } from './unknown-keys.js';
 
 /** What is on disk: the raw document (unknown keys and all) and its validated view. */
@@ -16,6 +17,11 @@ export interface ConfigSnapshot {
   config: PepeConfig;
   /** Dotted paths of keys Pepe does not know (kept on write, reported by doctor). */
   unknown: string[];
+  /**
+   * Sections set aside because they are invalid (they take their defaults; the rest applies).
+   * Writes stay refused while any is listed: the file is never overwritten.
+   */
+  setAside: SectionProblem[];
 }
 
 export type ConfigMutator<T> = (raw: Record<string, unknown>, current: PepeConfig) => T;
@@ -33,7 +39,7 @@ export class ConfigStore {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, raw: {}, config: {}, unknown: [] };
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, raw: {}, config: {}, unknown: [], setAside: [] };
       throw new ConfigError(`${this.file}: cannot read: ${(e as Error).message}`, this.file);
     }
     return this.parse(text);
@@ -52,8 +58,11 @@ export class ConfigStore {
       throw new ConfigError(`${this.file}: the top level must be a JSON object ({ … }). Pepe left the file unchanged.`, this.file);
     }
     const parsed = PepeConfig.safeParse(raw);
-    if (!parsed.success) throw this.invalid(name, parsed.error);
-    return { exists: true, raw: raw as Record<string, unknown>, config: parsed.data, unknown: unknownKeys(raw) };
+    if (parsed.success) return { exists: true, raw: raw as Record<string, unknown>, config: parsed.data, unknown: unknownKeys(raw), setAside: [] };
+    const contained = setAsideBroken(raw as Record<string, unknown>, parsed.error.issues);
+    const reparsed = contained && PepeConfig.safeParse(contained.doc);
+    if (!contained || !reparsed?.success) throw this.invalid(name, parsed.error);
+    return { exists: true, raw: raw as Record<string, unknown>, config: reparsed.data, unknown: unknownKeys(raw), setAside: contained.setAside };
   }
 
   /**
@@ -71,6 +80,7 @@ export class ConfigStore {
     });
     try {
       const current = await this.read();
+      if (current.setAside.length) throw this.invalid(basename(this.file), PepeConfig.safeParse(current.raw).error!);
       const draft = structuredClone(current.raw);
       const result = mutate(draft, current.config);
       const checked = PepeConfig.safeParse(draft);

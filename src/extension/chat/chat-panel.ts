@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { parseChatInput } from '../../core/chat-command.js';
 import type { Pepe } from '../../core/pepe.js';
 import type { TurnEvent, TurnResult } from '../../core/runtime/events.js';
 import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type WebviewMessage } from '../../protocol/messages.js';
@@ -174,8 +175,12 @@ export class ChatPanel implements vscode.Disposable {
         await this.loaded;
         return this.postInit();
       case 'send': {
-        const slash = /^\/agent\s+(\S+)\s*$/.exec(msg.text.trim());
-        if (slash?.[1]) return this.switchAgent(slash[1], 'you');
+        const input = parseChatInput(msg.text);
+        if (input.kind === 'agent') return this.switchAgent(input.name, 'you');
+        if (input.kind === 'agent_usage') {
+          this.queue.push({ kind: 'notice', level: 'info', text: input.usage });
+          return;
+        }
         return this.runTurn(msg.text);
       }
       case 'stop':

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { ConfigError } from '../../core/errors.js';
 import { Pepe, type CreatePepeOptions } from '../../core/pepe.js';
 import { apiKeyEnvNames } from '../../core/secrets/scrub.js';
@@ -8,6 +8,7 @@ import type { ExtensionOccupants } from '../occupants.js';
 import type { SandboxTerminals } from '../terminal/sandbox-terminals.js';
 import type { ApiKeys } from './api-keys.js';
 import { ConfigWatcher } from './config-watcher.js';
+import { HeartbeatRunner } from './heartbeat-runner.js';
 import type { BuiltPepe, PepeHost } from './pepe-host.js';
 
 export interface BuildDeps {
@@ -68,10 +69,19 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
     else deps.log.info(text);
   });
   resources.push({ dispose: unlisten });
+  // Spec 4.7: pulses fire while a window is open; a config change is looked at at once.
+  const heartbeat = new HeartbeatRunner(pepe, {
+    log: deps.log,
+    openChat: (agent, sessionId) => void vscode.commands.executeCommand('pepe.chat.open', { agent, sessionId }),
+  });
   resources.push(
     new ConfigWatcher(pepe.paths.home, pepe.paths.plugins, () => {
-      void host.reload().then(syncKeys);
+      void host
+        .reload()
+        .then(syncKeys)
+        .then(() => heartbeat.check());
     }),
+    heartbeat,
   );
   deps.log.info(`Pepe ready (PEPE_HOME: ${pepe.paths.home})`);
   return { pepe, resources };

@@ -14,7 +14,7 @@ describe('config store (spec 2)', () => {
 
   it('an absent file means all defaults', async () => {
     const snap = await new ConfigStore(home.config).read();
-    assert.deepEqual(snap, { exists: false, raw: {}, config: {}, unknown: [] });
+    assert.deepEqual(snap, { exists: false, raw: {}, config: {}, unknown: [], setAside: [] });
   });
 
   it('a syntax error names the line and column and the file is never overwritten', async () => {
@@ -26,20 +26,46 @@ describe('config store (spec 2)', () => {
     assert.equal(readFileSync(home.config, 'utf8'), broken);
   });
 
-  it('wrong types name the JSON path and the fix', async () => {
-    home.writeConfig({ agents: { triage: { tools: 'bash' } }, limits: { max_hops: -1 } });
-    const store = new ConfigStore(home.config);
-    await assert.rejects(store.read(), (e: unknown) => {
-      assert.ok(e instanceof ConfigError, 'e instanceof ConfigError');
-      assert.ok(e.problems.some((p) => p.startsWith('agents.triage.tools: expected an array; make it an array')), e.problems.join('\n'));
-      assert.ok(e.problems.some((p) => p.startsWith('limits.max_hops:')), e.problems.join('\n'));
-      return true;
-    });
+  it('wrong types name the JSON path and the fix; only those sections are set aside', async () => {
+    home.writeConfig({ agents: { triage: { model: 'mock', tools: 'bash' }, billing: { model: 'mock' } }, limits: { max_hops: -1, max_steps: 5 } });
+    const snap = await new ConfigStore(home.config).read();
+    const problems = snap.setAside.flatMap((s) => s.problems);
+    assert.ok(problems.some((p) => p.startsWith('agents.triage.tools: expected an array; make it an array')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('limits.max_hops:')), problems.join('\n'));
+    assert.deepEqual(snap.setAside.map((s) => s.section).sort(), ['agents.triage.tools', 'limits']);
+    // The rest keeps working: the agent without its broken field, the other agent untouched.
+    assert.deepEqual(snap.config.agents, { triage: { model: 'mock' }, billing: { model: 'mock' } });
+    assert.equal(snap.config.limits, undefined);
   });
 
-  it('an unknown slot name is an error naming the key', async () => {
-    home.writeConfig({ slots: { memroy: 'x' } });
+  it('a malformed section takes its defaults and the rest applies; writes stay refused', async () => {
+    const text = JSON.stringify({ slots: ['memory'], agents: { a: { model: 'mock' } } }, null, 2);
+    home.writeConfig(text);
+    const store = new ConfigStore(home.config);
+    const snap = await store.read();
+    assert.deepEqual(snap.setAside, [{ section: 'slots', problems: ['slots: expected an object; make it an object'] }]);
+    assert.deepEqual(snap.config, { agents: { a: { model: 'mock' } } });
+    await assert.rejects(store.update((raw) => { raw.default_model_chain = ['mock']; }), (e: unknown) => e instanceof ConfigError && /slots: expected an object/.test(e.message));
+    assert.equal(readFileSync(home.config, 'utf8'), text);
+  });
+
+  it('a broken section that names the sandbox is never set aside: commands must not run elsewhere', async () => {
+    home.writeConfig({ sandbox: { wrapper: 7 }, agents: { a: { model: 'mock' } } });
+    await assert.rejects(new ConfigStore(home.config).read(), (e: unknown) => e instanceof ConfigError && /sandbox\.wrapper/.test(e.message));
+    home.writeConfig({ slots: { sandbox: 'container', memroy: 'x' } });
     await assert.rejects(new ConfigStore(home.config).read(), (e: unknown) => e instanceof ConfigError && /slots/.test(e.message));
+  });
+
+  it('an unknown slot name sets the slots section aside, naming the key', async () => {
+    home.writeConfig({ slots: { memroy: 'x' } });
+    const snap = await new ConfigStore(home.config).read();
+    assert.equal(snap.setAside[0]?.section, 'slots');
+    assert.match(snap.setAside[0]!.problems.join(' '), /memroy/);
+  });
+
+  it('a top level that is not an object still refuses everything', async () => {
+    home.writeConfig('[1, 2]');
+    await assert.rejects(new ConfigStore(home.config).read(), ConfigError);
   });
 
   it('unknown keys are reported and survive a write', async () => {

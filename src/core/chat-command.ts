@@ -1,0 +1,26 @@
+/**
+ * What a person typed into a chat (the `pepe chat` prompt or the chat panel): a message for the
+ * agent, or one of the chat's own commands. One parser, so both surfaces agree on the grammar.
+ */
+export type ChatInput =
+  | { kind: 'message'; text: string }
+  /** `/agent NAME`: hand the conversation to NAME (a new session with that agent). */
+  | { kind: 'agent'; name: string }
+  /** `/agent` without a name, or with more than one word: the usage, not a message to the model. */
+  | { kind: 'agent_usage'; usage: string }
+  | { kind: 'new' }
+  | { kind: 'exit' };
+
+export const AGENT_COMMAND_USAGE = 'usage: /agent NAME (hand the conversation to the agent NAME)';
+
+export function parseChatInput(raw: string): ChatInput {
+  const text = raw.trim();
+  if (text === '/exit' || text === '/quit') return { kind: 'exit' };
+  if (text === '/new') return { kind: 'new' };
+  const agent = /^\/agent(?:\s+(.*))?$/s.exec(text);
+  if (agent) {
+    const words = (agent[1] ?? '').trim().split(/\s+/).filter(Boolean);
+    return words.length === 1 ? { kind: 'agent', name: words[0]! } : { kind: 'agent_usage', usage: AGENT_COMMAND_USAGE };
+  }
+  return { kind: 'message', text: raw };
+}
