@@ -1,6 +1,8 @@
 // Bundles the two hosts (extension, CLI) and writes the config JSON Schema next to them.
 import { build } from 'esbuild';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { cliBuilds } from './scripts/cli-bundles.mjs';
+import { sdkTypesText } from './scripts/sdk-types-text.mjs';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -12,6 +14,8 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   minify: process.argv.includes('--minify'),
+  // `pepe init`'s declarations: generated from the real SDK types at build time.
+  plugins: [sdkTypesText],
 };
 
 await mkdir('dist', { recursive: true });
@@ -21,9 +25,14 @@ await writeFile('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n'
 await Promise.all([
   // extension-core.js holds the core and is required by extension.js on first use (light activation).
   build({ ...common, entryPoints: { extension: 'src/extension/activate.ts', 'extension-core': 'src/extension/core-bundle.ts' }, outdir: 'dist', external: ['vscode'] }),
-  build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
+  // The CLI: a small entry (commander and the command definitions) plus bundles it requires on
+  // demand, so `pepe --help` does not load the core (see scripts/cli-bundles.mjs).
+  ...(await cliBuilds(common)).map((options) => build(options)),
   // The chat webview's script (issue 7): runs in the browser, so its own bundle; codicons beside it.
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' }),
+  // The bash grammar the permission barrier parses commands with (WebAssembly), beside the bundles.
+  copyFile('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm'),
+  copyFile('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm'),
   mkdir('dist/codicons', { recursive: true }).then(() =>
     Promise.all(['codicon.css', 'codicon.ttf'].map((f) => copyFile(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`))),
   ),

@@ -1,6 +1,6 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { ConfigError, PepeError, errorMessage } from '../core/errors.js';
-import { createPepe, type CreatePepeOptions, type Pepe } from '../core/pepe.js';
+import type { Pepe } from '../core/pepe.js';
 import { registerAgentCommands } from './commands/agent.js';
 import { registerApprovalCommands } from './commands/approvals.js';
 import { registerChatCommand } from './commands/chat.js';
@@ -12,13 +12,10 @@ import { registerUsageCommand } from './commands/usage.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerPluginCommands } from './commands/plugin.js';
 import { registerSlotCommands } from './commands/slot.js';
+import type { CliContext } from './context.js';
+import { loadCliCore } from './core-loader.js';
 
-/** Shared by every command: how to build the core for this invocation. */
-export interface CliContext {
-  /** Builds the core once per invocation; the first caller's options win. */
-  pepe(options?: Omit<CreatePepeOptions, 'home'>): Promise<Pepe>;
-  out(text: string): void;
-}
+export type { CliContext } from './context.js';
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('pepe')
@@ -48,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
   const ctx: CliContext = {
     pepe: async (options = {}) => {
       const home = program.opts<{ home?: string }>().home;
-      pepe ??= await createPepe({ ...options, home });
+      pepe ??= await (await loadCliCore()).createPepe({ ...options, home });
       return pepe;
     },
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
@@ -85,28 +82,4 @@ function report(e: unknown, verbose: boolean): number {
   process.stderr.write(`pepe: ${errorMessage(e)}\n`);
   if (verbose && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
   return 1;
-}
-
-export const parseList = (value: string): string[] =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-export const scopeOptions = (cmd: Command): Command =>
-  cmd
-    .addOption(new Option('--agent <name>', 'for one agent').conflicts('project'))
-    .addOption(new Option('--project <name>', 'for one project').conflicts('agent'));
-
-// Run only as the bundled program (dist/cli.js is CommonJS), not when tests import this module.
-if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      process.stderr.write(`pepe: ${errorMessage(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
 }

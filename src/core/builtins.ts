@@ -1,5 +1,7 @@
 import type { PepeConfig } from './config/schema.js';
+import type { Message } from './messages.js';
 import type { PepePaths } from './paths.js';
+import type { ModelRef } from './slots/contracts.js';
 import { BuiltinMemory } from './slots/builtin/memory.js';
 import { BuiltinSandbox, DEFAULT_MAX_OUTPUT_CHARS, type SandboxRunOptions, type SandboxRunResult } from './slots/builtin/sandbox.js';
 import { BuiltinWebSearch, DEFAULT_WEB_SEARCH_ENDPOINT } from './slots/builtin/web-search.js';
@@ -23,13 +25,24 @@ export class Builtins {
   readonly webSearch: BuiltinWebSearch;
   readonly sandbox: BuiltinSandbox;
 
-  constructor(paths: PepePaths, config: () => PepeConfig, private readonly surface?: SandboxSurface) {
+  constructor(
+    paths: PepePaths,
+    config: () => PepeConfig,
+    private readonly surface?: SandboxSurface,
+    /** The built-in compaction (spec 4.5): summarises with the model; given by the facade, which knows the providers. */
+    private readonly summarise?: (messages: Message[], model: ModelRef, signal?: AbortSignal) => Promise<Message[]>,
+  ) {
     this.memory = new BuiltinMemory(paths.agents);
     this.webSearch = new BuiltinWebSearch(() => config().web_search?.endpoint ?? DEFAULT_WEB_SEARCH_ENDPOINT);
-    this.sandbox = new BuiltinSandbox(() => config().sandbox?.wrapper);
+    this.sandbox = new BuiltinSandbox(() => config().sandbox?.wrapper, { pepeHome: paths.home });
     this.maxOutput = () => config().sandbox?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_CHARS;
   }
   private readonly maxOutput: () => number;
+
+  /** Spec 4.5: the built-in compaction occupant; without a summariser the messages come back unchanged. */
+  compact(messages: Message[], model: ModelRef, signal?: AbortSignal): Promise<Message[]> {
+    return this.summarise ? this.summarise(messages, model, signal) : Promise.resolve(messages);
+  }
 
   /** After a sandbox plugin answered or failed: let the surface show it too. */
   mirrorSandbox(agent: string | null, program: string, argv: string[], outcome: Parameters<NonNullable<SandboxSurface['mirror']>>[3]): void {

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { ConfigSnapshot } from './config/store.js';
 import type { PluginInfo } from './plugins/registry.js';
 import type { SlotService } from './slots/slot-service.js';
+import { bareEntries } from './permissions/grant-scope.js';
 
 export interface DoctorFinding {
   level: 'problem' | 'warning';
@@ -28,6 +29,12 @@ export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[],
   const reported = new Set<string>();
   for (const scope of scopes) {
     for (const s of await slots.status(scope.target)) {
+      if (s.status === 'unconfined') {
+        // The built-in sandbox without OS confinement: once, whatever the scope (spec 3.5).
+        if (!reported.has('sandbox-unconfined')) findings.push({ level: 'warning', area: 'slot', message: `sandbox: unconfined, so every command is asked first: ${s.reason}` });
+        reported.add('sandbox-unconfined');
+        continue;
+      }
       if (s.status !== 'default-instead') continue;
       // An install-wide problem shows once, not again for every agent that inherits it.
       const key = `${s.slot}\u0000${s.configured}\u0000${s.scope}`;
@@ -41,6 +48,7 @@ export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[],
     for (const to of agent.can_message ?? []) {
       if (!agents.includes(to)) findings.push({ level: 'problem', area: 'route', message: `route ${from} → ${to} names an unknown agent "${to}"` });
     }
+    for (const bare of bareEntries(agent.auto_approve)) findings.push({ level: 'warning', area: 'config', message: `agent ${from}: auto_approve entry "${bare}" approves every call of ${bare}, whatever it does; scope it to the risks you accept (e.g. "${bare}:network")` });
     if (agent.can_message?.length && agent.tools && !agent.tools.includes('send_to_agent')) {
       findings.push({ level: 'warning', area: 'route', message: `agent ${from} has routes but not the send_to_agent tool, so it cannot use them` });
     }

@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { redact } from './secrets/scrub.js';
+import { JsonLinesFile, readJsonLines } from './jsonl.js';
+import { Redactor } from './secrets/redact.js';
 
 /** Structured lines in `$PEPE_HOME/logs/pepe.jsonl` (spec 2): slot fallbacks, plugin errors, approvals. */
 export type LogRecord =
@@ -20,11 +21,14 @@ export class EventLog {
     this.dir = dir;
   }
   private readonly dir: string;
+  private readonly byKind = new Map<string, JsonLinesFile<LogEntry>>();
 
   write(record: LogRecord): LogEntry {
-    const entry = { ts: new Date().toISOString(), ...record } as LogEntry;
+    // Spec 8: masked before it is written or handed to a listener (the editor's log channel).
+    const redactor = new Redactor(this.secrets());
+    const entry = redactor.value({ ts: new Date().toISOString(), ...record } as LogEntry);
     // One appendFileSync per line: O_APPEND keeps concurrent writers' lines whole.
-    const line = redact(JSON.stringify(entry), this.secrets()) + '\n';
+    const line = redactor.json(entry) + '\n';
     try {
       mkdirSync(this.dir, { recursive: true });
       appendFileSync(this.file, line);
@@ -40,23 +44,23 @@ export class EventLog {
     return () => this.listeners.delete(listener);
   }
 
-  /** Every parsed line; unreadable lines are skipped. */
+  /** Every parsed line, read now; unreadable lines are skipped. */
   readAll(): LogEntry[] {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return [];
+    return readJsonLines<LogEntry>(this.file);
+  }
+
+  /**
+   * The lines of one kind, oldest first. Cached for hot paths (the Slots view asks on every
+   * refresh): unchanged, a call costs one fstat; grown, only the appended bytes are parsed. Only
+   * lines of that kind are kept in memory, not the whole log. The same array is returned until
+   * the file changes; do not modify it.
+   */
+  readKind<K extends LogEntry['kind']>(kind: K): readonly Extract<LogEntry, { kind: K }>[] {
+    let lines = this.byKind.get(kind);
+    if (!lines) {
+      lines = new JsonLinesFile<LogEntry>(this.file, (v) => ((v as { kind?: unknown } | null)?.kind === kind ? (v as LogEntry) : undefined));
+      this.byKind.set(kind, lines);
     }
-    const out: LogEntry[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        out.push(JSON.parse(line) as LogEntry);
-      } catch {
-        // a torn last line from a crash
-      }
-    }
-    return out;
+    return lines.read() as readonly Extract<LogEntry, { kind: K }>[];
   }
 }

@@ -14,10 +14,11 @@ import { installPlugin, removePlugin } from './plugins/install.js';
 import { PluginRegistry, type InProcessPlugin, type PluginInfo } from './plugins/registry.js';
 import type { CreateProviderOptions } from './models/factory.js';
 import { PendingApprovals, type Prompter } from './permissions/index.js';
-import { AgentRuntime, type RunTurnOptions } from './runtime/agent-runtime.js';
-import type { TurnResult } from './runtime/events.js';
+import type { RunTurnOptions, TurnResult } from './events.js';
+import { AgentRuntime } from './runtime/agent-runtime.js';
 import { Heartbeat } from './runtime/heartbeat.js';
 import { SessionStore } from './runtime/session-store.js';
+import { estimateTokens, summariseWithModel } from './runtime/compaction.js';
 import { UsageLedger } from './runtime/usage.js';
 import { scrubEnv, secretValues } from './secrets/scrub.js';
 import { candidatesFor } from './slots/availability.js';
@@ -25,7 +26,7 @@ import { DEFAULT_SANDBOX_TIMEOUT_MS } from './slots/builtin/sandbox.js';
 import { staticChain } from './slots/builtin/model-select.js';
 import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
 import { projectOf, type ResolveTarget } from './slots/resolve.js';
-import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotStatus } from './slots/slot-service.js';
+import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
 
 export interface CreatePepeOptions {
   /** PEPE_HOME; defaults to $PEPE_HOME, then ~/.pepe. */
@@ -75,7 +76,9 @@ export class Pepe {
   readonly pending: PendingApprovals;
   readonly runtime: AgentRuntime;
   readonly heartbeat: Heartbeat;
-  private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [] };
+  /** Default cwd for commands and root for relative file paths. */
+  readonly workspace: string;
+  private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [], setAside: [] };
   private workspaceTrusted: boolean;
 
   constructor(options: CreatePepeOptions = {}) {
@@ -86,27 +89,46 @@ export class Pepe {
     this.log = new EventLog(this.paths.logs, () => secretValues(this.env, this.config));
     this.registry = new PluginRegistry(this.paths.plugins, {
       env: () => scrubEnv(this.env, this.config),
+      exposeEnv: () => this.config.secrets?.expose_env ?? [],
       onOutput: options.onPluginOutput ?? ((plugin, text) => this.log.write({ kind: 'plugin_output', plugin, text })),
     });
-    this.slots = new SlotService({ config: () => this.config, registry: this.registry, log: this.log });
-    this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface);
+    // Relative `mock:<script>` paths in config.json resolve against PEPE_HOME, where the file lives.
+    const providerOptions: CreateProviderOptions = { baseDir: this.paths.home, ...options.providerOptions };
+    this.workspace = options.workspace ?? process.cwd();
+    this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface, (messages, model, signal) =>
+      summariseWithModel(messages, model, { config: this.config, env: this.env, providerOptions }, signal),
+    );
+    this.usage = new UsageLedger(this.paths.usage);
+    this.slots = new SlotService({
+      config: () => this.config,
+      registry: this.registry,
+      log: this.log,
+      builtins: this.builtins,
+      usageTiers: () => this.usageTiers(),
+      sandboxStatus: () => this.builtins.sandbox.status(),
+    });
     const secrets = () => secretValues(this.env, this.config);
     this.sessions = new SessionStore(this.paths.sessions, secrets);
-    this.usage = new UsageLedger(this.paths.usage);
-    this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool) });
+    this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool), secrets });
     this.runtime = new AgentRuntime({
-      pepe: this,
+      config: () => this.config,
+      env: this.env,
+      paths: this.paths,
+      slots: this.slots,
+      builtins: this.builtins,
+      log: this.log,
+      routes: { add: (from, to) => this.routeAdd(from, to), remove: (from, to) => this.routeRemove(from, to) },
+      allowAlways: (agent, tool) => this.allowAlways(agent, tool),
       sessions: this.sessions,
       usage: this.usage,
       pending: this.pending,
       prompter: options.prompter ?? null,
-      workspace: options.workspace ?? process.cwd(),
-      // Relative `mock:<script>` paths in config.json resolve against PEPE_HOME, where the file lives.
-      providerOptions: { baseDir: this.paths.home, ...options.providerOptions },
+      workspace: this.workspace,
+      providerOptions,
       trusted: () => this.workspaceTrusted,
     });
 
-    this.heartbeat = new Heartbeat(this, join(this.paths.home, 'heartbeat.json'));
+    this.heartbeat = new Heartbeat({ config: () => this.config, slots: this.slots, run: (o) => this.run(o), sessions: this.sessions }, join(this.paths.home, 'heartbeat.json'));
   }
 
   /** The extension ties this to VS Code's Workspace Trust. */
@@ -146,6 +168,11 @@ export class Pepe {
     return this.slots.status(target);
   }
 
+  /** Every slot with its project and agent overrides, each resolved for its scope (one query for a host's tree). */
+  slotOverview(): Promise<SlotOverview[]> {
+    return this.slots.overview();
+  }
+
   async slotSet(slot: string, plugin: string, target: SlotTarget = {}): Promise<void> {
     const name = this.slotName(slot);
     this.assertTarget(target);
@@ -177,41 +204,33 @@ export class Pepe {
       return input.query;
     };
     switch (name) {
-      case 'memory': {
-        const query = needQuery();
-        const who = agent ?? 'default';
-        return this.slots.memorySearch(who, query, { limit: 20 }, () => this.builtins.memory.search(who, query, { limit: 20 }));
-      }
-      case 'web_search': {
-        const query = needQuery();
-        return this.slots.webSearch(agent, query, { limit: 10 }, () => this.builtins.webSearch.search(query, { limit: 10 }));
-      }
+      case 'memory':
+        return this.slots.memorySearch(agent ?? 'default', needQuery(), { limit: 20 });
+      case 'web_search':
+        return this.slots.webSearch(agent, needQuery(), { limit: 10 });
       case 'sandbox': {
         const [program, ...argv] = input.command ?? [];
         if (!program) throw new UsageError('slot test sandbox needs a command after --, e.g. pepe slot test sandbox -- env');
-        const opts = { cwd: process.cwd(), env: scrubEnv(this.env, this.config), timeoutMs: this.config.sandbox?.timeout_ms ?? DEFAULT_SANDBOX_TIMEOUT_MS };
+        // Exactly as a turn runs a command: in the workspace, with the same environment and limits.
+        const opts = { cwd: this.workspace, workspace: this.workspace, env: scrubEnv(this.env, this.config), timeoutMs: this.config.sandbox?.timeout_ms ?? DEFAULT_SANDBOX_TIMEOUT_MS };
         try {
-          return await this.slots.sandboxRun(agent, program, argv, opts, async () => {
-            const r = await this.builtins.runSandbox(agent, program, argv, opts);
-            return { output: r.output, exitStatus: r.exitStatus };
-          });
+          return await this.slots.sandboxRun(agent, program, argv, opts);
         } catch (e) {
           if (!(e instanceof SandboxRefusedError)) throw e;
           return { slot: name, occupant: e.occupant, answeredBy: 'none (refused)', fallback: e.fallback, durationMs: e.durationMs, result: null, refused: e.message };
         }
       }
       case 'model_select':
-        return this.slots.modelChain(agent ?? 'default', agentConfig, this.usageTiers(), async () => staticChain(this.config, agent ? this.config.agents?.[agent] : undefined));
-      case 'heartbeat_interval': {
-        const project = projectOf(this.config, input);
-        return this.slots.heartbeatAllowed(agent, project, this.usageTiers(), async () => true);
-      }
+        return this.slots.modelChain(agent ?? 'default', agentConfig);
+      case 'heartbeat_interval':
+        return this.slots.heartbeatAllowed(agent, projectOf(this.config, input));
       case 'compaction': {
+        // The built-in summarises the way a turn does, with the agent's first model. The sample
+        // conversation is said to fill that model's window, so a turn would condense it now.
         const messages = sampleConversation();
-        const model = staticChain(this.config, agent ? this.config.agents?.[agent] : undefined)[0] ?? { id: 'mock', provider: 'mock', model: 'mock' };
-        // Until the runtime's summarising built-in lands, the built-in returns the messages unchanged,
-        // which is what spec 4.5 requires of it whenever it cannot summarise.
-        return this.slots.compact(agent, { messages, model, agentConfig: agent ? agentConfig : null, sessionKey: null }, async () => messages);
+        const first = staticChain(this.config, agent ? this.config.agents?.[agent] : undefined)[0] ?? { id: 'mock', provider: 'mock', model: 'mock' };
+        const model = { ...first, context_window: estimateTokens(messages) };
+        return this.slots.compact(agent, { messages, model, agentConfig: agent ? agentConfig : null, sessionKey: null });
       }
       case 'harness':
         throw new UsageError('the harness answers whole turns, not single calls: test it with pepe run AGENT "hello"');
@@ -305,6 +324,7 @@ export class Pepe {
   dispose(): void {
     this.heartbeat.stop();
     this.registry.dispose();
+    this.runtime.dispose();
   }
 
   private slotName(slot: string): SlotName {

@@ -11,6 +11,7 @@ import { loadCore } from './core-loader.js';
 import { ManifestDiagnostics } from './diagnostics/manifest-diagnostics.js';
 import { ApiKeys } from './host/api-keys.js';
 import { PepeHost } from './host/pepe-host.js';
+import { WorkspaceTrust } from './host/workspace-trust.js';
 import { ExtensionOccupants } from './occupants.js';
 import { PepeStatusBar } from './status-bar.js';
 import { SandboxTerminals } from './terminal/sandbox-terminals.js';
@@ -23,6 +24,8 @@ export interface PepeTestingApi {
   host: PepeHost;
   trees: { slots: SlotsTree; routes: RoutesTree; agents: AgentsTree };
   terminalText(agent: string): string;
+  /** Restricted Mode without a trust dialog (tests run VS Code with Workspace Trust off). */
+  simulateTrust(trusted: boolean | undefined): void;
 }
 
 /**
@@ -38,12 +41,14 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   subs.push(log);
 
   const apiKeys = new ApiKeys(context.secrets);
+  // Restricted Mode: the core is built knowing whether the folder is trusted (granting trust rebuilds it).
+  const trust = new WorkspaceTrust();
   const terminals = new SandboxTerminals();
   const active = new ActiveAgent(context.workspaceState);
   let host: PepeHost;
   const occupants = new ExtensionOccupants(() => host.refresh());
   host = new PepeHost(async (h) => {
-    return loadCore().buildPepe(h, { home: pepeHome(), workspace: workspaceFolder(), trusted: vscode.workspace.isTrusted, apiKeys, log, terminals, occupants });
+    return loadCore().buildPepe(h, { home: pepeHome(), workspace: workspaceFolder(), trusted: trust.trusted, apiKeys, log, terminals, occupants });
   });
   // Disposed in reverse order: the host (and Pepe, its plugin threads, watchers) before the terminals.
   subs.push(terminals, occupants, active, host);
@@ -54,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   const slots = new SlotsTree(host);
   const agents = new AgentsTree(host, active);
   const chat = registerChatPanels(context, {
+    isTrusted: () => trust.trusted,
     getPepe: () => host.get(),
     log,
     onDidChange: host.onDidChange,
@@ -74,7 +80,9 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   });
   subs.push(slots, routes, agents);
   subs.push(
-    vscode.window.createTreeView('pepe.slots', { treeDataProvider: slots, showCollapseAll: true }),
+    Object.assign(vscode.window.createTreeView('pepe.slots', { treeDataProvider: slots, showCollapseAll: true }), {
+      message: 'A slot is one job (memory, web search, sandbox…) a plugin may take over from the built-in.',
+    }),
     vscode.window.createTreeView('pepe.routes', { treeDataProvider: routes, dragAndDropController: routes, showCollapseAll: true }),
     vscode.window.createTreeView('pepe.agents', { treeDataProvider: agents }),
   );
@@ -120,7 +128,15 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     },
   };
   if (context.extensionMode !== vscode.ExtensionMode.Production) {
-    api.testing = { host, trees: { slots, routes, agents }, terminalText: (agent) => terminals.textOf(agent) };
+    api.testing = {
+      host,
+      trees: { slots, routes, agents },
+      terminalText: (agent) => terminals.textOf(agent),
+      simulateTrust: (trusted) => {
+        trust.simulate(trusted);
+        host.reset(); // the core is built with the workspace's trust
+      },
+    };
   }
   return api;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ActiveAgent } from './active-agent.js';
 import type { PepeHost } from './host/pepe-host.js';
+import { agentModelProblem } from './models/usable.js';
 import { projectFor } from './project.js';
 
 /**
@@ -25,15 +26,18 @@ export class PepeStatusBar implements vscode.Disposable {
     const project = projectFor(pepe.config, agent);
     const usage = project && pepe.config.projects?.[project] ? pepe.usage.projectUsage(pepe.config, project) : undefined;
     const tier = usage?.tier ?? 'normal';
-    const warn = tier === 'critical' || tier === 'dead';
-    this.item.text = `$(hubot) ${agent ?? 'no agent'}${project ? ` · ${project}: ${tier}` : ''}`;
+    const unusable = agent ? agentModelProblem(pepe.config, agent, pepe.env) : undefined;
+    const warn = tier === 'critical' || tier === 'dead' || unusable !== undefined;
+    this.item.text = `${unusable ? '$(warning)' : '$(hubot)'} ${agent ?? 'no agent'}${project ? ` · ${project}: ${tier}` : ''}`;
     this.item.backgroundColor = warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.tooltip = new vscode.MarkdownString(
       [
         `**Pepe** — active agent: ${agent ?? 'none (add one with Pepe: Add Agent…)'}`,
+        ...(unusable ? [`$(warning) ${agent} has ${unusable}: fix it with **Pepe: Edit Agent…**, **Add Model…** or **Set API Key…**`] : []),
         project ? `project **${project}**: tier \`${tier}\`${usage ? `, spend $${usage.spendUsd.toFixed(2)}${usage.capUsd !== null ? ` of $${usage.capUsd}` : ''}` : ''}` : 'no project',
         'Click to switch agent.',
       ].join('\n\n'),
+      true, // $(warning)
     );
   }
 

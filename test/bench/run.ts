@@ -3,23 +3,27 @@
  * comparison measured side by side (interleaved) in the same run. Writes docs/benchmarks.json and
  * docs/benchmarks.md (generated; do not edit by hand).
  *
- *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,extension] [--out DIR]
+ *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,extension,cli] [--out DIR]
  *
  * --quick takes fewer samples and writes to .test-tmp/bench/ unless --out is given (a smoke run of
- * the harness, not figures to publish). --only also writes to .test-tmp/bench/ by default.
+ * the harness, not figures to publish). --only also writes to .test-tmp/bench/ by default;
+ * --only … --merge writes to docs/ and keeps the other suites' figures from docs/benchmarks.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import type { Figure, SuiteContext } from './figure.js';
+import { cliSuite } from './suites/cli.js';
+import { confinementSuite } from './suites/confinement.js';
 import { extensionSuite, ROOT } from './suites/extension.js';
 import { guardSuite } from './suites/guard.js';
 import { memorySuite } from './suites/memory.js';
+import { pluginHostSuite } from './suites/plugin-host.js';
 import { routingSuite } from './suites/routing.js';
 import { sandboxSuite } from './suites/sandbox.js';
 import { turnSuite } from './suites/turn.js';
 
-const SUITES = { turn: turnSuite, guard: guardSuite, memory: memorySuite, routing: routingSuite, sandbox: sandboxSuite, extension: extensionSuite } as const;
+const SUITES = { turn: turnSuite, guard: guardSuite, plugin_host: pluginHostSuite, memory: memorySuite, routing: routingSuite, sandbox: sandboxSuite, confinement: confinementSuite, extension: extensionSuite, cli: cliSuite } as const;
 type SuiteName = keyof typeof SUITES;
 
 function args() {
@@ -32,8 +36,9 @@ function args() {
   const only = value('--only')?.split(',').filter(Boolean) as SuiteName[] | undefined;
   for (const s of only ?? []) if (!(s in SUITES)) throw new Error(`unknown suite ${s}; the suites are ${Object.keys(SUITES).join(', ')}`);
   const quick = argv.includes('--quick');
-  const out = value('--out') ?? (quick || only ? join(ROOT, '.test-tmp/bench') : join(ROOT, 'docs'));
-  return { quick, only: only ?? (Object.keys(SUITES) as SuiteName[]), out };
+  const merge = argv.includes('--merge');
+  const out = value('--out') ?? ((quick || only) && !merge ? join(ROOT, '.test-tmp/bench') : join(ROOT, 'docs'));
+  return { quick, only: only ?? (Object.keys(SUITES) as SuiteName[]), out, merge };
 }
 
 function fmt(n: number, unit: string): string {
@@ -59,7 +64,8 @@ export function markdown(figures: Figure[], machine: Record<string, unknown>, no
     '',
     `Machine: ${machine.cpuCount} × ${machine.cpuModel}, ${machine.memGb} GB RAM, Linux ${machine.kernel}, Node ${machine.node}. ` +
       `Run ${machine.date}, ${machine.durationS} s in all; load average ${machine.loadBefore} before, ${machine.loadAfter} after ` +
-      '(the machine is shared: other work runs alongside, hence medians and side-by-side pairs).',
+      '(the machine is shared: other work runs alongside, hence medians and side-by-side pairs).' +
+      (machine.merged ? ` This run measured only some suites: ${machine.merged}.` : ''),
     '',
     'Each figure is the **median** of its samples with the 10th–90th percentile spread. Comparisons ' +
       '(ratios, differences) are computed pair by pair from samples taken in the same round, variants ' +
@@ -81,7 +87,7 @@ export function markdown(figures: Figure[], machine: Record<string, unknown>, no
 }
 
 async function main(): Promise<void> {
-  const { quick, only, out } = args();
+  const { quick, only, out, merge } = args();
   const started = performance.now();
   const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' / ');
   const tmp = mkdtempSync(join(tmpdir(), 'pepe-bench-'));
@@ -118,6 +124,13 @@ async function main(): Promise<void> {
     quick,
     suites: timings,
   };
+  if (merge && existsSync(join(out, 'benchmarks.json'))) {
+    // Keep the suites not run this time, in suite order; the machine line describes this run.
+    const kept = (JSON.parse(readFileSync(join(out, 'benchmarks.json'), 'utf8')) as { figures: Figure[] }).figures.filter((f) => !only.includes(f.group as SuiteName));
+    const order = Object.keys(SUITES);
+    figures.splice(0, figures.length, ...[...kept, ...figures].sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group)));
+    (machine as Record<string, unknown>).merged = `figures of ${only.join(', ')} from this run; the others from an earlier run`;
+  }
   const notes = (await import('./notes.js')).NOTES;
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'benchmarks.json'), JSON.stringify({ machine, figures }, null, 2) + '\n');

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { AgentConfig } from '../../core/config/schema.js';
 import { json, table } from '../format.js';
-import { parseList, type CliContext } from '../main.js';
+import { parseList, type CliContext } from '../context.js';
 
 function parseSlots(value: string): Record<string, string> {
   const out: Record<string, string> = {};

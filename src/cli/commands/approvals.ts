@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import { inertJson, visibleLine } from '../../core/permissions/display.js';
 import { json, table } from '../format.js';
-import type { CliContext } from '../main.js';
+import type { CliContext } from '../context.js';
 
 export function registerApprovalCommands(program: Command, ctx: CliContext): void {
-  const approvals = program.command('approvals').description('calls refused because nobody was there to ask (spec 5.4)');
+  const approvals = program.command('approvals').description('calls refused because nobody was there to ask');
 
   approvals
     .command('list')
@@ -13,20 +14,20 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
     .action(async (opts: { all?: boolean; json?: boolean }) => {
       const pepe = await ctx.pepe();
       const list = await pepe.pending.list({ includeExpired: !!opts.all, includeResolved: !!opts.all });
-      if (opts.json) return ctx.out(json(list));
+      if (opts.json) return ctx.out(inertJson(json(list)));
       if (!list.length) return ctx.out('no pending approvals');
-      ctx.out(table(['ID', 'AGENT', 'TOOL', 'CALL', 'STATUS', 'EXPIRES'], list.map((a) => [a.id, a.chain.join(' → '), a.tool, callText(a.args), a.status, a.expiresAt.replace('T', ' ').slice(0, 19)])));
+      ctx.out(table(['ID', 'AGENT', 'TOOL', 'CALL', 'STATUS', 'EXPIRES'], list.map((a) => [a.id, a.chain.map(visibleLine).join(' → '), visibleLine(a.tool), visibleLine(callText(a.args)), a.status, a.expiresAt.replace('T', ' ').slice(0, 19)])));
     });
 
   approvals
     .command('approve')
     .description('approve a parked call; it runs in the agent\'s next turn of that session')
     .argument('<id>', 'the id, or a unique prefix')
-    .option('--always', "also add the tool to the agent's auto_approve")
+    .option('--always', "also add the tool, for the risks shown with this call (e.g. bash:network), to the agent's auto_approve")
     .action(async (id: string, opts: { always?: boolean }) => {
       const pepe = await ctx.pepe();
       const a = await pepe.pending.approve(id, { always: !!opts.always });
-      ctx.out(`approved ${a.id} (${a.agent}: ${a.tool}); it runs when ${a.agent} next takes a turn${a.sessionId ? ` in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})` : ''}`);
+      ctx.out(`approved ${a.id} (${a.agent}: ${visibleLine(a.tool)}); it runs when ${a.agent} next takes a turn${a.sessionId ? ` in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})` : ''}`);
     });
 
   approvals
@@ -37,14 +38,14 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
     .action(async (id: string, opts: { reason?: string }) => {
       const pepe = await ctx.pepe();
       const a = await pepe.pending.deny(id, opts.reason ? { reason: opts.reason } : {});
-      ctx.out(`denied ${a.id} (${a.agent}: ${a.tool})`);
+      ctx.out(`denied ${a.id} (${a.agent}: ${visibleLine(a.tool)})`);
     });
 }
 
 function callText(args: unknown): string {
   const a = args as { command?: unknown; program?: unknown; args?: unknown; path?: unknown };
   if (typeof a?.command === 'string') return a.command;
-  if (typeof a?.program === 'string') return [a.program, ...(Array.isArray(a.args) ? a.args : [])].join(' ');
+  if (typeof a?.program === 'string') return [a.program, ...(Array.isArray(a.args) ? a.args : [])].map(String).join(' ');
   if (typeof a?.path === 'string') return a.path;
   const text = JSON.stringify(args);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;

@@ -1,9 +1,8 @@
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { errorMessage } from '../../core/errors.js';
-import type { CliContext } from '../main.js';
-import { TerminalRenderer } from '../render.js';
-import { TtyPrompter } from '../tty-prompter.js';
+import { parseChatInput } from '../../core/chat-command.js';
+import { errorMessage, UsageError } from '../../core/errors.js';
+import type { CliContext } from '../context.js';
+import { loadCliCore } from '../core-loader.js';
 import { explicitModel } from './run.js';
 
 const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /exit; Ctrl+C stops a running turn';
@@ -18,10 +17,13 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .option('--session <id>', 'continue this session')
     .action(async (first: string, opts: { model?: string; provider?: string; session?: string }) => {
       const model = explicitModel(opts);
+      const { createInterface, TerminalRenderer, TtyPrompter } = await loadCliCore();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
+      // Iterate from the start: lines piped in while the core loads are buffered, not dropped.
+      const lines = rl[Symbol.asyncIterator]();
       const person = !!process.stdin.isTTY;
       const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd() });
-      if (!pepe.config.agents?.[first]) throw new (await import('../../core/errors.js')).UsageError(`unknown agent "${first}"; see pepe agent list`);
+      if (!pepe.config.agents?.[first]) throw new UsageError(`unknown agent "${first}"; see pepe agent list`);
       const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
       let agent = first;
       let sessionId = opts.session;
@@ -33,30 +35,33 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       });
       process.on('SIGINT', () => turn?.abort());
       ctx.out(`chatting with ${agent}. ${HELP}`);
-      const lines = rl[Symbol.asyncIterator]();
       for (;;) {
         process.stdout.write(`${agent}> `);
         const next = await lines.next();
         if (next.done) break;
-        const text = next.value.trim();
-        if (!text) continue;
-        if (text === '/exit' || text === '/quit') break;
-        if (text === '/new') {
+        if (!next.value.trim()) continue;
+        const input = parseChatInput(next.value);
+        if (input.kind === 'exit') break;
+        if (input.kind === 'new') {
           sessionId = undefined;
           ctx.out('(new session)');
           continue;
         }
-        const switchTo = /^\/agent\s+(\S+)$/.exec(text)?.[1];
-        if (switchTo) {
+        if (input.kind === 'agent_usage') {
+          ctx.out(input.usage);
+          continue;
+        }
+        if (input.kind === 'agent') {
           // Spec 6.3: the user asked, so no barrier; the new agent starts a fresh session.
-          if (!pepe.config.agents?.[switchTo]) ctx.out(`no agent "${switchTo}"`);
+          if (!pepe.config.agents?.[input.name]) ctx.out(`no agent "${input.name}"`);
           else {
-            agent = switchTo;
+            agent = input.name;
             sessionId = undefined;
             ctx.out(`(now talking with ${agent}, new session)`);
           }
           continue;
         }
+        const text = input.text.trim();
         turn = new AbortController();
         try {
           const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent: (e) => renderer.handle(e), personPresent: person });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../core/errors.js';
 import { json } from '../format.js';
-import type { CliContext } from '../main.js';
+import type { CliContext } from '../context.js';
 
 export function registerDoctorCommand(program: Command, ctx: CliContext): void {
   program

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { json } from '../format.js';
-import type { CliContext } from '../main.js';
+import type { CliContext } from '../context.js';
 
 export function registerHeartbeatCommand(program: Command, ctx: CliContext): void {
   program
     .command('heartbeat')
-    .description('agent heartbeats (spec 4.7)')
+    .description('agent heartbeats: turns an agent takes on its own, on a schedule')
     .command('run')
     .description('fire every due pulse once (run it from cron); nobody is asked for approvals')
     .option('--json', 'machine-readable output')

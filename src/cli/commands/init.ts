@@ -1,9 +1,7 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { checkCore } from '../../core/cores/load-core.js';
-import { formatProblem } from '../../core/cores/problems.js';
-import { scaffoldCore } from '../../core/cores/scaffold.js';
-import type { CliContext } from '../main.js';
+import type { CliContext } from '../context.js';
+import { loadCliCore } from '../core-loader.js';
 
 /**
  * `pepe init [DIR]` scaffolds an agent core (spec 7); `pepe init --check [DIR]` validates one and
@@ -17,6 +15,7 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
     .option('--check', 'validate the core instead: exit 0 when valid, 2 with every problem listed')
     .action(async (dir: string, opts: { check?: boolean }) => {
       const cwd = process.cwd();
+      const { checkCore, formatProblem, scaffoldCore } = await loadCliCore();
       if (opts.check) {
         const problems = checkCore(dir);
         if (!problems.length) {

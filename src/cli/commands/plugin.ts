@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { json, table } from '../format.js';
-import type { CliContext } from '../main.js';
+import type { CliContext } from '../context.js';
 
 export function registerPluginCommands(program: Command, ctx: CliContext): void {
   const plugin = program.command('plugin').description('slot plugins installed in $PEPE_HOME/plugins');

@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { TurnEvent } from '../../core/runtime/events.js';
-import type { CliContext } from '../main.js';
-import { TerminalRenderer } from '../render.js';
-import { TtyPrompter } from '../tty-prompter.js';
+import { TurnEventRedactor } from '../../core/secrets/redact-events.js';
+import { secretValues } from '../../core/secrets/scrub.js';
+import type { CliContext } from '../context.js';
+import { loadCliCore } from '../core-loader.js';
 
 interface RunOptions {
   model?: string;
@@ -34,17 +34,20 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--json', 'print one JSON event per line; the last is turn_end')
     .action(async (agent: string, text: string, opts: RunOptions) => {
       const model = explicitModel(opts);
+      const core = await loadCliCore();
       // Spec 5.4: without a terminal to ask on, nobody is present.
       const interactive = opts.input && !!process.stdin.isTTY && !opts.json;
-      const rl = interactive ? createInterface({ input: process.stdin, output: process.stderr }) : null;
-      const pepe = await ctx.pepe({ prompter: rl ? new TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd() });
-      const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
-      const onEvent = opts.json ? (e: TurnEvent) => ctx.out(JSON.stringify(e)) : (e: TurnEvent) => renderer.handle(e);
+      const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
+      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd() });
+      const renderer = new core.TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
+      // Spec 8: what is printed (and may be piped on) is masked, a key split across deltas too.
+      const redacting = new TurnEventRedactor(secretValues(pepe.env, pepe.config), (e) => (opts.json ? ctx.out(redacting.json(e)) : renderer.handle(e)));
+      const onEvent = (e: TurnEvent) => redacting.handle(e);
       const ac = new AbortController();
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
       try {
-        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive });
+        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive }).finally(() => redacting.flush());
         if (!opts.json) {
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { json, table } from '../format.js';
-import type { CliContext } from '../main.js';
+import type { CliContext } from '../context.js';
 
 export function registerSessionCommands(program: Command, ctx: CliContext): void {
   const sessions = program.command('sessions').description('conversation transcripts in $PEPE_HOME/sessions');

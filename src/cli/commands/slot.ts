@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { json, table } from '../format.js';
-import { scopeOptions, type CliContext } from '../main.js';
+import { scopeOptions, type CliContext } from '../context.js';
 
 export function registerSlotCommands(program: Command, ctx: CliContext): void {
   const slot = program.command('slot').description('exclusive slots: who answers memory, web search, the sandbox, …');
@@ -19,11 +19,12 @@ export function registerSlotCommands(program: Command, ctx: CliContext): void {
       ctx.out(
         table(
           ['SLOT', 'OCCUPANT', 'CONFIGURED', 'SCOPE', 'STATUS', 'FALLBACKS'],
-          rows.map((r) => [r.slot, r.occupant, r.configured, r.scope, r.status === 'ok' ? 'ok' : 'using the default instead', r.fallbacks.count]),
+          rows.map((r) => [r.slot, r.occupant, r.configured, r.scope, r.status === 'default-instead' ? 'using the default instead' : r.status, r.fallbacks.count]),
         ),
       );
       for (const r of rows) {
-        if (r.reason) ctx.out(`  ${r.slot}: using the default instead: ${r.reason}`);
+        if (r.status === 'unconfined') ctx.out(`  ${r.slot}: unconfined (every command is asked first): ${r.reason}`);
+        else if (r.reason) ctx.out(`  ${r.slot}: using the default instead: ${r.reason}`);
         else if (r.fallbacks.count) ctx.out(`  ${r.slot}: ${r.fallbacks.count} fallback(s), last: ${r.fallbacks.lastReason}`);
       }
     });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { json, table } from '../format.js';
-import type { CliContext } from '../main.js';
+import type { CliContext } from '../context.js';
 
 export function registerUsageCommand(program: Command, ctx: CliContext): void {
   program

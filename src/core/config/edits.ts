@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { SlotName } from '../slots/names.js';
+import type { SlotName } from './slot-names.js';
 import { NAME_PATTERN, type AgentConfig } from './schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SLOT_NAMES } from '../slots/names.js';
+import { SLOT_NAMES } from './slot-names.js';
 
 /**
  * The one configuration file (spec 2). Every object is "loose": unknown keys survive a

@@ -7,6 +7,8 @@ import { CoreModuleLoader, MODULE_EXTENSIONS, ModuleLoadError, resolveFile } fro
 import { PHASES, parsePipelines, type Phase, type Pipelines } from './pipelines.js';
 import { CoreLoadError, problemAtStart, sortProblems, type Problem } from './problems.js';
 import type { SlotContext } from './sdk-types.js';
+import { CoreProcess, type CoreIsolation, type RemoteSlot } from '../plugins/core-process.js';
+import { transpileUserModule } from '../user-module.js';
 
 export const DEFAULT_SURFACE_ROOT = 'agent';
 const SLOT_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
@@ -29,6 +31,11 @@ export interface LoadOptions {
    * run, and the result is a restricted core with Pepe's built-in base_input/base_output only.
    */
   trusted?: boolean;
+  /**
+   * Run the modules out of process (spec 3.3): nothing of them runs in this process, not even
+   * their top-level code; a missing or non-function export is then reported when the slot runs.
+   */
+  isolate?: CoreIsolation;
 }
 
 export const UNTRUSTED_REASON =
@@ -44,12 +51,15 @@ export function loadCore(dir: string, options: LoadOptions = {}): LoadedCore {
   const root = resolve(dir);
   const surfaceRoot = join(root, options.surfaceRoot ?? DEFAULT_SURFACE_ROOT);
   if (options.trusted === false) return restrictedCore(root, surfaceRoot, UNTRUSTED_REASON);
-  const { core, problems } = inspectCore(root, { surfaceRoot: options.surfaceRoot, loadModules: true });
-  if (!core || problems.length) throw new CoreLoadError(root, problems);
+  const { core, problems } = inspectCore(root, { surfaceRoot: options.surfaceRoot, loadModules: true, isolate: options.isolate });
+  if (!core || problems.length) {
+    core?.dispose?.();
+    throw new CoreLoadError(root, problems);
+  }
   return core;
 }
 
-function inspectCore(dir: string, options: CheckOptions): { core: LoadedCore | null; problems: Problem[] } {
+function inspectCore(dir: string, options: CheckOptions & { isolate?: CoreIsolation }): { core: LoadedCore | null; problems: Problem[] } {
   const root = resolve(dir);
   const surfaceRoot = join(root, options.surfaceRoot ?? DEFAULT_SURFACE_ROOT);
   const pipelinesFile = join(surfaceRoot, 'pipelines.yaml');
@@ -59,8 +69,12 @@ function inspectCore(dir: string, options: CheckOptions): { core: LoadedCore | n
     return { core: null, problems: [problemAtStart(pipelinesFile, `no agent core here: ${surfaceRoot} is missing (create one with: pepe init ${dir})`)] };
   }
 
-  const loadModules = options.loadModules !== false;
+  const loadModules = options.loadModules !== false && !options.isolate;
   const loader = new CoreModuleLoader(surfaceRoot);
+  // Out of process: the modules are transpiled here (syntax errors are problems) and run there.
+  const remote = options.isolate ? remoteFiles(surfaceRoot, problems) : null;
+  const remoteSlots: Record<string, RemoteSlot> = {};
+  const remoteEntries: { key: string; slot: LoadedSlot }[] = [];
   const slots: Record<Phase, Map<string, LoadedSlot>> = { bootstrap: new Map(), input: new Map(), output: new Map() };
   const known: Record<Phase, Set<string>> = { bootstrap: new Set(), input: new Set(), output: new Set() };
 
@@ -113,7 +127,12 @@ function inspectCore(dir: string, options: CheckOptions): { core: LoadedCore | n
         }
         entry = fn as (ctx: SlotContext) => unknown;
       }
-      slots[phase].set(name, { id: name, phase, dir: slotDir, manifestFile, manifest: parsed.manifest, moduleFile, entry, builtin: false });
+      const loaded: LoadedSlot = { id: name, phase, dir: slotDir, manifestFile, manifest: parsed.manifest, moduleFile, entry, builtin: false };
+      if (remote) {
+        remoteSlots[`${phase}/${name}`] = { file: moduleFile, exportName };
+        remoteEntries.push({ key: `${phase}/${name}`, slot: loaded });
+      }
+      slots[phase].set(name, loaded);
     }
   }
 
@@ -127,7 +146,34 @@ function inspectCore(dir: string, options: CheckOptions): { core: LoadedCore | n
   }
   const sorted = sortProblems(problems);
   if (!pipelines || sorted.length) return { core: null, problems: sorted };
-  return { core: { dir: root, surfaceRoot, pipelines, slots, restricted: null }, problems: [] };
+  if (!remote || !options.isolate) return { core: { dir: root, surfaceRoot, pipelines, slots, restricted: null }, problems: [] };
+  const coreProcess = new CoreProcess(surfaceRoot, remote, remoteSlots, options.isolate);
+  for (const { key, slot } of remoteEntries) slot.entry = coreProcess.entry(key, { capabilities: slot.manifest.capabilities, manifestFile: slot.manifestFile });
+  coreProcess.warm();
+  return { core: { dir: root, surfaceRoot, pipelines, slots, restricted: null, dispose: () => coreProcess.dispose() }, problems: [] };
+}
+
+/** Every module and JSON file of the surface, transpiled for the core process; transpile errors become problems. */
+function remoteFiles(surfaceRoot: string, problems: Problem[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      const p = join(d, name);
+      if (isDir(p)) walk(p);
+      else if (isFile(p) && [...MODULE_EXTENSIONS, '.json'].some((ext) => p.endsWith(ext)) && !p.endsWith('.d.ts')) {
+        const source = readFileSync(p, 'utf8');
+        try {
+          files[p] = p.endsWith('.json') ? source : transpileUserModule(p, source);
+        } catch (e) {
+          const loc = (e as { loc?: { line?: number; column?: number } }).loc;
+          problems.push({ file: p, line: loc?.line ?? 1, column: (loc?.column ?? 0) + 1, message: `cannot load module: ${String((e as Error).message ?? e).replace(/^Error transforming [^:]+: /, '')}` });
+        }
+      }
+    }
+  };
+  walk(surfaceRoot);
+  return files;
 }
 
 /** The module an entrypoint stem names: `<slot>/<stem>.{ts,js,mjs,cjs}`, or a core-root-relative path when it has a `/`. */

@@ -31,4 +31,6 @@ export interface LoadedCore {
    * runs Pepe's built-in base_input/base_output only.
    */
   restricted: string | null;
+  /** Ends the process the core's modules run in, when they run out of process. */
+  dispose?: () => void;
 }

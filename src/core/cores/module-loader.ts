@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { runInThisContext } from 'node:vm';
-import { transform } from 'sucrase';
 import { errorMessage } from '../errors.js';
+import { transpileUserModule } from '../user-module.js';
 
 /** Module files a slot or helper may be written in, in the order a bare stem is tried. */
 export const MODULE_EXTENSIONS = ['.ts', '.js', '.mjs', '.cjs'] as const;
@@ -65,7 +65,7 @@ export class CoreModuleLoader {
       if (ext === '.json') {
         module.exports = JSON.parse(source);
       } else {
-        const code = ext === '.cjs' ? source : transpile(file, source, ext === '.ts');
+        const code = transpileUserModule(file, source);
         // Wrapped on the first line so stack traces keep the file's own line numbers.
         const wrapper = runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, { filename: file }) as (
           exports: unknown,
@@ -121,10 +121,6 @@ export class CoreModuleLoader {
     const r = relative(dirname(this.surfaceRoot), file);
     return r.startsWith('..') ? file : r;
   }
-}
-
-function transpile(file: string, source: string, typescript: boolean): string {
-  return transform(source, { transforms: typescript ? ['typescript', 'imports'] : ['imports'], filePath: file }).code;
 }
 
 /** `x` as given, with a module extension, `x.js` → `x.ts` (TypeScript's ESM convention), or `x/index.*`. */

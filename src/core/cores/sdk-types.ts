@@ -1,7 +1,7 @@
 /**
  * The `ctx` a pipeline slot receives (spec 7), as TypeScript types for slot authors. `pepe init`
  * writes the same declarations into the scaffold as `agent/pepe-core.d.ts` (global namespace
- * `PepeCore`); a unit test keeps the two in step.
+ * `PepeCore`), generated from this file when the code is built (sdk-dts.ts, sdk-types-text.ts).
  */
 
 export type ContextRole = 'system' | 'user';

@@ -30,6 +30,7 @@ export function createHttpProvider(id: string, model: ModelConfig, env: Env, ret
       }
       return new SdkProvider({
         ...common,
+        baseUrl: baseURL,
         hoistSystem: false,
         // includeUsage asks for `stream_options.include_usage`: without it OpenAI sends no usage when streaming.
         createModel: (apiKey) =>
@@ -40,6 +41,7 @@ export function createHttpProvider(id: string, model: ModelConfig, env: Env, ret
       const baseURL = model.base_url ?? ANTHROPIC_BASE_URL;
       return new SdkProvider({
         ...common,
+        baseUrl: baseURL,
         hoistSystem: true,
         createModel: (apiKey) => createAnthropic({ baseURL, ...(apiKey ? { apiKey } : {}) }).messages(model.model),
       });

@@ -55,11 +55,14 @@ export class ProviderError extends PepeError {
   readonly retryable: boolean;
   /** The server's Retry-After, in ms, when it sent one. */
   readonly retryAfterMs?: number;
+  /** The variable whose key is missing or was refused, so a host can offer to store one. */
+  readonly keyEnv?: string;
 
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryable?: boolean; retryAfterMs?: number } = {}) {
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; retryable?: boolean; retryAfterMs?: number; keyEnv?: string } = {}) {
     super(message);
     this.kind = kind;
     if (opts.status !== undefined) this.status = opts.status;
+    if (opts.keyEnv !== undefined) this.keyEnv = opts.keyEnv;
     if (opts.retryAfterMs !== undefined) this.retryAfterMs = opts.retryAfterMs;
     this.retryable = opts.retryable ?? false;
   }

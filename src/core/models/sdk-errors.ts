@@ -13,6 +13,10 @@ export interface ErrorContext {
   /** Values to scrub from messages (the API key in use). */
   secrets: readonly string[];
   signal?: AbortSignal;
+  /** The model's endpoint: a connection failure names it and says what to check. */
+  baseUrl?: string;
+  /** The key variable in use: a 401/403 says which key was refused. */
+  keyEnv?: string;
 }
 
 /** The SDK marks its errors with registered symbols so `isInstance` works across package copies; so do we. */
@@ -30,6 +34,8 @@ interface ApiCallErrorShape {
 }
 
 const MAX_DETAIL = 500;
+
+const CONNECT_HINT = 'check that the server is running and reachable from this machine, and that the model\'s base_url in config.json is right (it ends before /chat/completions)';
 
 function clean(text: string, ctx: ErrorContext): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
@@ -59,7 +65,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     const status = api.statusCode;
     if (status === undefined) {
       const code = causeCode(api.cause);
-      return new ProviderError('network', clean(`${ctx.what}: cannot connect to ${hostOf(api.url)}${code ? ` (${code})` : ''}`, ctx));
+      return new ProviderError('network', clean(`${ctx.what}: cannot connect to ${ctx.baseUrl ?? hostOf(api.url)}${code ? ` (${code})` : ''}: ${CONNECT_HINT}`, ctx));
     }
     if (status >= 200 && status < 300) {
       // The answer started, then the connection broke while reading it. Retryable: the caller only
@@ -70,7 +76,8 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     const retryAfterMs = parseRetryAfter(api.responseHeaders);
     const kind = status === 401 || status === 403 ? 'auth' : status === 429 ? 'rate_limit' : 'http';
     const opts = { status, retryable: isRetryableStatus(status), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    return new ProviderError(kind, clean(`${ctx.what}: HTTP ${status}: ${api.message}`, ctx), opts);
+    const refused = kind === 'auth' && ctx.keyEnv ? ` (the key in ${ctx.keyEnv} was refused: store the right one with "Pepe: Set API Key…" or in that environment variable)` : '';
+    return new ProviderError(kind, clean(`${ctx.what}: HTTP ${status}${refused}: ${api.message}`, ctx), { ...opts, ...(kind === 'auth' && ctx.keyEnv ? { keyEnv: ctx.keyEnv } : {}) });
   }
 
   // An SDK error that is not a failed call: it could not build the request or read the answer.

@@ -14,6 +14,8 @@ export interface SdkProviderOptions {
   /** Environment variable holding the key; when set, a missing value fails before any request. */
   apiKeyEnv?: string;
   env: Env;
+  /** The endpoint, named in "cannot connect" errors so the person knows what to check. */
+  baseUrl?: string;
   hoistSystem: boolean;
   maxOutputTokens?: number;
   retry?: Partial<RetryPolicy>;
@@ -40,7 +42,13 @@ export class SdkProvider implements ModelProvider {
     const what = `model "${this.id}"`;
     if (signal?.aborted) throw abortedError(what);
     const apiKey = this.readKey(what);
-    const ctx: ErrorContext = { what, secrets: apiKey ? [apiKey] : [], ...(signal ? { signal } : {}) };
+    const ctx: ErrorContext = {
+      what,
+      secrets: apiKey ? [apiKey] : [],
+      ...(signal ? { signal } : {}),
+      ...(this.opts.baseUrl ? { baseUrl: this.opts.baseUrl } : {}),
+      ...(this.opts.apiKeyEnv ? { keyEnv: this.opts.apiKeyEnv } : {}),
+    };
     const maxOutputTokens = req.maxOutputTokens ?? this.opts.maxOutputTokens;
     const call: SdkCallOptions = {
       prompt: toSdkPrompt(req.messages, { hoistSystem: this.opts.hoistSystem }),
@@ -72,7 +80,9 @@ export class SdkProvider implements ModelProvider {
     const name = this.opts.apiKeyEnv;
     if (!name) return undefined;
     const value = this.opts.env[name];
-    if (!value) throw new ProviderError('auth', `${what}: environment variable ${name} is not set (it should hold the API key)`);
+    if (!value) {
+      throw new ProviderError('auth', `${what}: no API key stored for ${name}: in VS Code run "Pepe: Set API Key…"; for the pepe command, set the environment variable ${name}`, { keyEnv: name });
+    }
     return value;
   }
 }

@@ -1,16 +1,27 @@
 import { z } from 'zod';
-import type { RiskHint } from './risk.js';
+import type { RiskHint, RiskKind } from './risk.js';
 
 /** A person's answer to an approval prompt (spec 5.2). Escape/close in a surface means `deny`. */
 export const Decision = z.discriminatedUnion('kind', [
   /** This call only. */
   z.object({ kind: z.literal('allow_once') }),
+  /** This tool, for calls with no risk beyond those shown, for the rest of this task (the current run). */
+  z.object({ kind: z.literal('allow_task') }),
   /** This tool with exactly these arguments, for the rest of the session. */
   z.object({ kind: z.literal('allow_session') }),
-  /** This tool with any arguments, for the rest of the session. */
+  /** This tool, for calls with no risk beyond those shown, for the rest of the session. */
+  z.object({ kind: z.literal('allow_session_risks') }),
+  /** This tool with any arguments, for the rest of the session (the explicit "any arguments" choice). */
   z.object({ kind: z.literal('allow_session_any') }),
-  /** Persisted in the agent's `auto_approve`. */
+  /** Persisted in the agent's `auto_approve` as the tool with the risks shown (`bash:network`). */
   z.object({ kind: z.literal('always') }),
+  /** Persisted in the agent's `auto_approve` as the bare tool name: any arguments (explicit choice). */
+  z.object({ kind: z.literal('always_any') }),
+  /**
+   * Stop asking about this agent's calls for the rest of the session. Catastrophic commands are
+   * still refused, writes into Pepe's home still ask, and outside content still withdraws it.
+   */
+  z.object({ kind: z.literal('bypass_session') }),
   /** The reason, if any, goes back to the model. */
   z.object({ kind: z.literal('deny'), reason: z.string().optional() }),
 ]);
@@ -29,7 +40,15 @@ export type AskReason =
   /** Outside content entered the run and withdrew these paths. */
   | { kind: 'outside_content'; withdrew: Withdrawn[]; sources: string[] }
   /** A harmless shell call runs unasked only while a person watches (spec 5.1). */
-  | { kind: 'shell_without_person' };
+  | { kind: 'shell_without_person' }
+  /** Commands run without confinement right now, so even harmless ones ask. */
+  | { kind: 'unconfined'; reason: string }
+  /** The call reads (or, for other tools, touches) files outside the workspace. */
+  | { kind: 'outside_workspace'; paths: string[] }
+  /** The call writes into Pepe's home (configuration, plugins, approvals): always asked, no grant covers it. */
+  | { kind: 'pepe_home'; paths: string[] }
+  /** An outbound channel (web_search) after the run took in outside content or read outside the workspace. */
+  | { kind: 'outbound_after_outside'; sources: string[] };
 
 export interface ApprovalRequest {
   /** 8 hex characters; also the pending approval's id when the call gets parked. */
@@ -42,6 +61,10 @@ export interface ApprovalRequest {
   args: unknown;
   cwd: string;
   riskHints: RiskHint[];
+  /** The risk kinds shown: what a grant given on this prompt covers. */
+  risks: RiskKind[];
+  /** Grants other than "once" cannot cover this call (a write into Pepe's home): only offer allow_once and deny. */
+  onceOnly?: boolean;
   /** What will happen, for a person (for bash: the command line and the working directory). */
   summary: string;
   why: AskReason[];
@@ -62,12 +85,23 @@ export interface Prompter {
   ask(request: ApprovalRequest, signal?: AbortSignal): Promise<Decision>;
 }
 
+/**
+ * Every allowed outcome carries `risks`: the risk kinds of the call, which were shown to and
+ * approved by a person or covered by a grant for them (`[]` when the call carries none). The tool
+ * invoker gives the call the network only when `risks` includes "network".
+ */
 export type BarrierOutcome =
-  | { allowed: true; by: 'free' }
-  | { allowed: true; by: 'auto_approve' }
-  | { allowed: true; by: 'session_grant'; grant: 'exact' | 'any' }
+  | { allowed: true; by: 'free'; risks: RiskKind[] }
+  | { allowed: true; by: 'auto_approve'; risks: RiskKind[]; entry: string }
+  | { allowed: true; by: 'session_grant'; grant: 'exact' | 'any' | 'risks'; risks: RiskKind[] }
+  | { allowed: true; by: 'task_grant'; risks: RiskKind[] }
+  | { allowed: true; by: 'bypass'; risks: RiskKind[] }
   /** `warning` is set when "always" was chosen but could not be saved. */
-  | { allowed: true; by: 'user'; decision: AllowDecision; requestId: string; warning?: string }
+  | { allowed: true; by: 'user'; decision: AllowDecision; requestId: string; risks: RiskKind[]; warning?: string }
+  /** Never runs, whatever was pre-approved (catastrophic.ts). */
+  | { allowed: false; by: 'catastrophic'; reason: string }
+  /** The barrier itself failed: refused, never thrown. */
+  | { allowed: false; by: 'barrier_error'; reason: string }
   /** `reason` is the text for the model; `userReason` what the person typed, if anything. */
   | { allowed: false; by: 'user'; reason: string; userReason?: string; requestId: string }
   | { allowed: false; by: 'no_person'; reason: string; pendingId?: string }

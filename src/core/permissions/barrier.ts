@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../errors.js';
 import { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type Prompter, type Withdrawn } from './approval.js';
 import type { PendingApprovals } from './pending.js';
-import { toolRiskHints, type RiskHint } from './risk.js';
+import { loadShellGrammar } from './bash-grammar.js';
+import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
+import { visible } from './display.js';
+import { entryCovers, riskKindsOf, scopedEntry } from './grant-scope.js';
+import { classifyToolCall, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
 import type { RunPermissionState } from './run-state.js';
 import { SessionGrants } from './session-grants.js';
 import { describeReasons, summarizeCall } from './summary.js';
@@ -42,8 +46,11 @@ export interface ToolCallCheck {
 export interface BarrierOptions {
   /** Who to ask. Absent, or not interactive, means nobody is present (spec 5.4). */
   prompter?: Prompter | null;
-  /** Writes the tool into the agent's `auto_approve` (the caller goes through the config store). */
-  persistAlwaysAllow: (agent: string, tool: string) => Promise<void>;
+  /**
+   * Writes an entry into the agent's `auto_approve` (the caller goes through the config store):
+   * the tool with the risks shown (`bash:network`), or the bare name for "always, any arguments".
+   */
+  persistAlwaysAllow: (agent: string, entry: string) => Promise<void>;
   /** Where calls refused for want of a person are parked. Without it they are only refused. */
   pending?: PendingApprovals;
   grants?: SessionGrants;
@@ -52,6 +59,8 @@ export interface BarrierOptions {
   /** Give up on an unanswered prompt after this long (refused as timed out). Default: wait. */
   promptTimeoutMs?: number;
   newId?: () => string;
+  /** Pepe's home and the user's home, for the commands that are never run. Default: from the environment. */
+  catastrophes?: CatastropheContext;
 }
 
 class PromptTimeout extends Error {
@@ -68,8 +77,11 @@ const NOT_THE_USER = 'this is not a decision by the user';
 export class PermissionBarrier {
   readonly grants: SessionGrants;
 
+  private readonly catastrophes: CatastropheContext;
+
   constructor(private readonly options: BarrierOptions) {
     this.grants = options.grants ?? new SessionGrants();
+    this.catastrophes = options.catastrophes ?? defaultCatastropheContext();
   }
 
   /** A person is present when there is a prompter and it can ask right now. */
@@ -77,35 +89,81 @@ export class PermissionBarrier {
     return !!this.options.prompter && this.options.prompter.interactive;
   }
 
+  /** Every call gets an outcome: a failure inside the barrier is a refusal, never a thrown error. */
   async check(call: ToolCallCheck): Promise<BarrierOutcome> {
-    const cls = classifyTool(call.tool);
-    if (cls.kind === 'free') return { allowed: true, by: 'free' };
+    try {
+      return await this.judge(call);
+    } catch (e) {
+      const reason = `Not run: the permission barrier could not judge this call (${visible(errorMessage(e))}); ${NOT_THE_USER}.`;
+      return this.decided(call, chainOf(call), { allowed: false, by: 'barrier_error', reason });
+    }
+  }
 
+  private async judge(call: ToolCallCheck): Promise<BarrierOutcome> {
+    const cls = classifyTool(call.tool);
     const { agent, tool, args } = call;
     const chain = chainOf(call);
     const person = this.personPresent;
-    const hints: RiskHint[] = cls.kind === 'shell' ? toolRiskHints(tool, args) : [];
-    // Spec 5.3: outside content withdraws pre-approval for the rest of the run.
+    const paths = call.facts?.paths ?? [];
+    const outside = paths.filter((p) => !p.inside);
+    const pepeHome = paths.filter((p) => p.access === 'write' && p.inPepeHome);
+    const isFileRead = tool === 'read_file' || tool === 'list_dir';
     const tainted = call.run.tookInOutsideContent && call.agentConfig.trust_untrusted_content !== true;
-    const autoApproved = isAutoApproved(call.agentConfig, tool);
-    const riskFreeShell = cls.kind === 'shell' && hints.length === 0;
-    const anyGrant = this.grants.hasAny(agent, tool);
+    const outbound = tool === 'web_search' && (call.run.tookInOutsideContent || call.run.readOutsideWorkspace === true);
 
-    if (riskFreeShell && person && !tainted) return { allowed: true, by: 'free' };
-    if (autoApproved && !tainted) return this.decided(call, chain, { allowed: true, by: 'auto_approve' });
-    // A person saw and allowed exactly these arguments this session; outside content changes
-    // nothing about what they run, so the exact grant stands (the "any arguments" one does not).
-    if (this.grants.hasExact(agent, tool, args)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'exact' });
-    if (anyGrant && !tainted) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'any' });
+    // What the call may do: the shell reading, plus what the resolved paths say.
+    let verdict: ShellVerdict = { hints: [], catastrophic: [] };
+    if (cls.kind === 'shell') {
+      await loadShellGrammar();
+      verdict = classifyToolCall(tool, args, this.catastrophes);
+    }
+    if (verdict.catastrophic.length > 0) {
+      const reason = `Refused: ${verdict.catastrophic.map(visible).join('; ')}. This is never run by an agent, whatever was approved; a person who means it runs it in their own terminal.`;
+      return this.decided(call, chain, { allowed: false, by: 'catastrophic', reason });
+    }
+    const hints: RiskHint[] = [...verdict.hints];
+    for (const p of paths) {
+      if (p.access === 'write') hints.push({ kind: 'write', fragment: p.real });
+      if (!p.inside) hints.push({ kind: 'outside_workspace', fragment: p.real, detail: p.access === 'write' ? 'writes outside the workspace' : 'reads outside the workspace' });
+    }
+    // write_file writes whatever its paths say; without resolved facts, its own argument says where.
+    if (tool === 'write_file' && !paths.some((p) => p.access === 'write')) hints.push({ kind: 'write', fragment: visible(String((args as { path?: unknown } | null)?.path ?? '')) });
+    if (outbound) hints.push({ kind: 'network', fragment: 'web_search', detail: 'sends a query out after this run took in outside content' });
+    const risks = riskKindsOf(hints);
+
+    const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
+    if (freeTool) return { allowed: true, by: 'free', risks };
+    const unconfined = (cls.kind === 'shell' && call.sandbox?.confined === false) ? call.sandbox : null;
+    // Harmless means nothing at all: no hint from the command, none from where it runs.
+    const riskFreeShell = cls.kind === 'shell' && hints.length === 0 && !unconfined;
+    const onceOnly = pepeHome.length > 0;
+
+    if (!onceOnly) {
+      if (riskFreeShell && person && !tainted) return { allowed: true, by: 'free', risks };
+      if (this.grants.isBypassed(agent) && !tainted) return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
+      const entry = autoApproveEntry(call.agentConfig, tool, risks);
+      if (entry !== null && !tainted) return this.decided(call, chain, { allowed: true, by: 'auto_approve', entry, risks });
+      // A person saw and allowed exactly these arguments this session; outside content changes
+      // nothing about what they run, so the exact grant stands (the wider ones do not).
+      if (this.grants.hasExact(agent, tool, args)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'exact', risks });
+      const task = (call.run.taskGrants ?? []).find((g) => g.agent === agent && g.tool === tool && risks.every((r) => g.risks.includes(r)) && (!tainted || g.givenWhileTainted));
+      if (task) return this.decided(call, chain, { allowed: true, by: 'task_grant', risks });
+      if (!tainted && this.grants.hasAny(agent, tool)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'any', risks });
+      if (!tainted && this.grants.coversRisks(agent, tool, risks)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'risks', risks });
+    }
 
     const why: AskReason[] = [];
+    if (onceOnly) why.push({ kind: 'pepe_home', paths: pepeHome.map((p) => p.real) });
     if (cls.kind === 'gated') why.push({ kind: 'gated_tool', known: cls.known });
-    if (hints.length > 0) why.push({ kind: 'risk_hints', count: hints.length });
+    if (outside.length > 0) why.push({ kind: 'outside_workspace', paths: outside.map((p) => p.real) });
+    if (outbound) why.push({ kind: 'outbound_after_outside', sources: [...call.run.outsideContentSources, ...(call.run.readOutsideWorkspace ? ['files read outside the workspace'] : [])] });
+    if (verdict.hints.length > 0) why.push({ kind: 'risk_hints', count: verdict.hints.length });
+    if (unconfined) why.push({ kind: 'unconfined', reason: unconfined.reason ?? 'the sandbox is not confining commands' });
     if (tainted) {
       const withdrew: Withdrawn[] = [];
-      if (autoApproved) withdrew.push('auto_approve');
-      if (anyGrant) withdrew.push('session_grant');
-      if (riskFreeShell && person) withdrew.push('risk_free_shell');
+      if (autoApproveEntry(call.agentConfig, tool, risks) !== null) withdrew.push('auto_approve');
+      if (this.grants.hasAny(agent, tool) || this.grants.coversRisks(agent, tool, risks) || this.grants.isBypassed(agent)) withdrew.push('session_grant');
+      if (cls.kind === 'shell' && hints.length === 0 && person && !unconfined) withdrew.push('risk_free_shell');
       if (withdrew.length > 0) why.push({ kind: 'outside_content', withdrew, sources: [...call.run.outsideContentSources] });
     }
     if (riskFreeShell && !person) why.push({ kind: 'shell_without_person' });
@@ -118,9 +176,11 @@ export class PermissionBarrier {
       args,
       cwd: call.cwd,
       riskHints: hints,
-      summary: summarizeCall(agent, tool, args, call.cwd),
+      risks,
+      ...(onceOnly ? { onceOnly: true } : {}),
+      summary: summarizeCall(agent, tool, args, call.cwd, paths),
       why,
-      whyText: describeReasons(tool, why, hints),
+      whyText: describeReasons(tool, why, verdict.hints),
       ...(this.options.sessionId !== undefined ? { sessionId: this.options.sessionId } : {}),
       ...(call.toolCallId !== undefined ? { toolCallId: call.toolCallId } : {}),
       createdAt: new Date().toISOString(),
@@ -134,7 +194,7 @@ export class PermissionBarrier {
 
   /** Spec 5.4: with nobody to ask, only pre-approved calls run; the rest wait for a person. */
   private async refuseWithoutPerson(call: ToolCallCheck, request: ApprovalRequest): Promise<BarrierOutcome> {
-    const parked = await this.park(request, 'no_person');
+    const parked = await this.park(request, 'no_person', call.facts);
     const head = `Not run: nobody is present to approve ${request.tool} and it is not pre-approved for ${request.agent} (${NOT_THE_USER}).`;
     return this.decided(call, request.chain, {
       allowed: false,
@@ -155,7 +215,7 @@ export class PermissionBarrier {
       }
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e instanceof PromptTimeout);
       const what = timedOut ? `the approval prompt timed out (${errorMessage(e)})` : `the approval prompt failed (${errorMessage(e)})`;
-      const parked = await this.park(request, 'prompt_failed');
+      const parked = await this.park(request, 'prompt_failed', call.facts);
       return this.decided(
         call,
         request.chain,
@@ -164,35 +224,60 @@ export class PermissionBarrier {
       );
     }
 
+    return this.apply(call, request, decision);
+  }
+
+  /** Records what the person chose (a grant scoped to the risks they saw) and lets the call run. */
+  private async apply(call: ToolCallCheck, request: ApprovalRequest, decision: Decision): Promise<BarrierOutcome> {
     const { agent, tool, args } = call;
+    const risks = request.risks;
+    if (decision.kind === 'deny') {
+      const userReason = decision.reason?.trim() || undefined;
+      const reason = `The user denied this call.${userReason ? ` Reason: ${visible(userReason)}` : ''}`;
+      return this.decided(call, request.chain, { allowed: false, by: 'user', reason, requestId: request.id, ...(userReason ? { userReason } : {}) }, request.id, decision);
+    }
+    const outcome = { allowed: true as const, by: 'user' as const, decision: decision as AllowDecision, requestId: request.id, risks };
+    // A write into Pepe's home is allowed once at most: no grant of any kind is recorded for it.
+    if (request.onceOnly) return this.decided(call, request.chain, { ...outcome, decision: { kind: 'allow_once' } }, request.id, decision);
+    let persist: string | null = null;
     switch (decision.kind) {
-      case 'deny': {
-        const userReason = decision.reason?.trim() || undefined;
-        const reason = `The user denied this call.${userReason ? ` Reason: ${userReason}` : ''}`;
-        return this.decided(call, request.chain, { allowed: false, by: 'user', reason, requestId: request.id, ...(userReason ? { userReason } : {}) }, request.id, decision);
-      }
+      case 'allow_task':
+        (call.run.taskGrants ??= []).push({ agent, tool, risks, givenWhileTainted: call.run.tookInOutsideContent });
+        break;
       case 'allow_session':
         this.grants.grantExact(agent, tool, args);
+        break;
+      case 'allow_session_risks':
+        this.grants.grantRisks(agent, tool, risks);
         break;
       case 'allow_session_any':
         this.grants.grantAny(agent, tool);
         break;
-      case 'always': {
+      case 'always':
         // The running turn keeps the configuration it started with (spec 2), so the rest of this
-        // session is granted in memory too; the persisted auto_approve covers later sessions.
-        this.grants.grantAny(agent, tool);
-        try {
-          await this.options.persistAlwaysAllow(agent, tool);
-        } catch (e) {
-          const warning = `allowed, but "always" could not be saved: ${errorMessage(e)}`;
-          return this.decided(call, request.chain, { allowed: true, by: 'user', decision, requestId: request.id, warning }, request.id, decision);
-        }
+        // session is granted in memory too; the persisted entry covers later sessions.
+        this.grants.grantRisks(agent, tool, risks);
+        persist = scopedEntry(tool, risks);
         break;
-      }
+      case 'always_any':
+        this.grants.grantAny(agent, tool);
+        persist = tool;
+        break;
+      case 'bypass_session':
+        this.grants.bypass(agent);
+        break;
       case 'allow_once':
         break;
     }
-    return this.decided(call, request.chain, { allowed: true, by: 'user', decision: decision as AllowDecision, requestId: request.id }, request.id, decision);
+    if (persist !== null) {
+      try {
+        await this.options.persistAlwaysAllow(agent, persist);
+      } catch (e) {
+        const warning = `allowed, but "always" could not be saved: ${errorMessage(e)}`;
+        return this.decided(call, request.chain, { ...outcome, warning }, request.id, decision);
+      }
+    }
+    return this.decided(call, request.chain, outcome, request.id, decision);
   }
 
   /** Runs the prompter with the turn's cancellation and the optional deadline; validates its answer. */
@@ -236,7 +321,8 @@ export class PermissionBarrier {
     }
   }
 
-  private async park(request: ApprovalRequest, because: 'no_person' | 'prompt_failed'): Promise<{ id?: string; note: string }> {
+  // `facts` are kept with the parked call: its replay runs only if they still hold (tool invoker).
+  private async park(request: ApprovalRequest, because: 'no_person' | 'prompt_failed', facts?: ToolCallCheck['facts']): Promise<{ id?: string; note: string }> {
     const pending = this.options.pending;
     if (!pending) return { note: '' };
     try {
@@ -251,6 +337,7 @@ export class PermissionBarrier {
         summary: request.summary,
         why: request.whyText,
         riskHints: request.riskHints,
+        ...(facts ? { facts } : {}),
         ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
         ...(request.toolCallId !== undefined ? { toolCallId: request.toolCallId } : {}),
       });
@@ -264,6 +351,7 @@ export class PermissionBarrier {
   }
 
   private decided<T extends Exclude<BarrierOutcome, { by: 'free' }>>(call: ToolCallCheck, chain: string[], outcome: T, requestId: string | null = null, decision?: Decision): T {
+    if (outcome.allowed && isFileReadOutside(call)) call.run.readOutsideWorkspace = true;
     this.emit({
       type: 'approval_decided',
       requestId,
@@ -292,11 +380,20 @@ export class PermissionBarrier {
   }
 }
 
-export function isAutoApproved(config: BarrierAgentConfig, tool: string): boolean {
+/** Whether the agent's `auto_approve` covers a call of `tool` carrying `risks` ("*", a bare name, or a scoped entry). */
+export function isAutoApproved(config: BarrierAgentConfig, tool: string, risks: readonly RiskKind[] = []): boolean {
+  return autoApproveEntry(config, tool, risks) !== null;
+}
+
+function autoApproveEntry(config: BarrierAgentConfig, tool: string, risks: readonly RiskKind[]): string | null {
   const list = config.auto_approve;
-  if (list === undefined) return false;
-  if (list === '*') return true;
-  return list.includes('*') || list.includes(tool);
+  if (list === undefined) return null;
+  if (list === '*') return '*';
+  return list.find((e) => entryCovers(e, tool, risks)) ?? null;
+}
+
+function isFileReadOutside(call: ToolCallCheck): boolean {
+  return (call.tool === 'read_file' || call.tool === 'list_dir') && (call.facts?.paths ?? []).some((p) => !p.inside);
 }
 
 function chainOf(call: ToolCallCheck): string[] {

@@ -2,8 +2,12 @@
 export { PermissionBarrier, isAutoApproved, type BarrierAgentConfig, type BarrierOptions, type ToolCallCheck } from './barrier.js';
 export { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type DecidedBy, type Prompter, type Withdrawn } from './approval.js';
 export { PENDING_TTL_MS, PendingApprovals, type ApprovedCall, type ApprovalStatus, type DeniedCall, type ParkInput, type ParkedCall, type PendingApproval, type PendingApprovalsOptions } from './pending.js';
-export { RISK_KINDS, RISK_LABELS, scriptRiskHints, shellRiskHints, toolRiskHints, type RiskHint, type RiskKind } from './risk.js';
-export { markOutsideContent, newRunState, type RunPermissionState } from './run-state.js';
+export { RISK_KINDS, RISK_LABELS, classifyShell, classifyScript, classifyToolCall, scriptRiskHints, shellRiskHints, toolRiskHints, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
+export { loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
+export { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
+export { bareEntries, entryCovers, parseEntry, riskKindsOf, scopedEntry } from './grant-scope.js';
+export { ansiCQuote, displayCommand, hasHiddenCharacters, visible, visibleJson, visibleLine } from './display.js';
+export { markOutsideContent, newRunState, type RunPermissionState, type TaskGrant } from './run-state.js';
 export { SessionGrants, canonicalJson } from './session-grants.js';
 export { describeReasons, summarizeCall } from './summary.js';
 export { ALWAYS_GATED_TOOLS, FREE_TOOLS, OUTSIDE_CONTENT_TOOLS, SHELL_TOOLS, classifyTool, type ToolClass } from './tool-classes.js';

@@ -5,6 +5,9 @@ import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { Redactor } from '../secrets/redact.js';
+import type { ToolFacts } from '../tools/tool.js';
+import { riskKindsOf, scopedEntry } from './grant-scope.js';
 import { RISK_KINDS, type RiskHint } from './risk.js';
 
 /**
@@ -38,6 +41,13 @@ const StoredApproval = z.looseObject({
   summary: z.string().optional(),
   why: z.string().optional(),
   riskHints: z.array(z.object({ kind: z.enum(RISK_KINDS), fragment: z.string(), detail: z.string().optional() })).optional(),
+  facts: z
+    .object({
+      cwd: z.string().optional(),
+      // Loose: what a replay compares is the real path and the access; other fields may grow.
+      paths: z.array(z.looseObject({ requested: z.string(), real: z.string(), access: z.enum(['read', 'write']) })).optional(),
+    })
+    .optional(),
   always: z.boolean().optional(),
   reason: z.string().optional(),
   decidedAt: z.string().optional(),
@@ -61,6 +71,8 @@ export interface ParkedCall {
   summary?: string;
   why?: string;
   riskHints?: RiskHint[];
+  /** What the tool invoker resolved and the person is shown; a replay runs only if they still hold. */
+  facts?: ToolFacts;
 }
 
 export type PendingApproval = ParkedCall &
@@ -86,6 +98,8 @@ export interface PendingApprovalsOptions {
   newId?: () => string;
   /** Called by `approve(id, { always: true })`; the caller implements it through the config store. */
   persistAlwaysAllow?: (agent: string, tool: string) => Promise<void>;
+  /** Secret values masked in what is stored (spec 8): a parked call's arguments may carry one. */
+  secrets?: () => readonly string[];
 }
 
 export class PendingApprovals {
@@ -151,7 +165,8 @@ export class PendingApprovals {
       this.assertOpen(record, 'approve');
       return { ...record, status: 'approved', always: opts.always === true, decidedAt: this.now().toISOString() };
     });
-    if (opts.always && this.options.persistAlwaysAllow) await this.options.persistAlwaysAllow(updated.agent, updated.tool);
+    // "Always" is scoped to the risks the person was shown (`bash:network`), never the bare tool.
+    if (opts.always && this.options.persistAlwaysAllow) await this.options.persistAlwaysAllow(updated.agent, scopedEntry(updated.tool, riskKindsOf(updated.riskHints)));
     return this.view(updated) as ApprovedCall;
   }
 
@@ -251,7 +266,8 @@ export class PendingApprovals {
   }
 
   private async write(record: StoredApproval): Promise<void> {
-    await writeFileAtomic(this.file(record.id), JSON.stringify(record, null, 2) + '\n', { fsync: true });
+    const text = new Redactor(this.options.secrets?.() ?? []).json(record, 2);
+    await writeFileAtomic(this.file(record.id), text + '\n', { fsync: true });
   }
 
   /** Re-reads, changes and writes one approval under its lock. */

@@ -1,13 +1,16 @@
+import { allowListVerdict } from './allow-list.js';
+import { catastrophicCommand, catastrophicWriteTarget, defaultCatastropheContext, inPepeHome, type CatastropheContext } from './catastrophic.js';
 import type { CommandView, RuleContext } from './command-args.js';
 import { ASSIGNMENT, DANGEROUS_ENV, HARMLESS_COMMANDS, ruleFor } from './command-rules.js';
+import { hasHiddenCharacters, preview, shellQuote } from './display.js';
 import { parseShell, type ShellRedirect, type ShellWord, type SimpleCommand } from './shell-syntax.js';
-import { preview, shellQuote } from './display.js';
 
 /**
- * Risk hints for shell commands (spec 5.1). A `bash` or `run_script` call with no hint, while a
- * person is present and the run has taken in no outside content, runs without a prompt; any hint
- * sends it to the person. The reading is conservative: whatever the barrier cannot follow (odd
- * quoting, a program it does not know, an expansion where an option could hide) is a hint too.
+ * Risk hints for shell commands (spec 5.1). A shell call runs without a prompt only when it is
+ * provably harmless: simple commands joined by && || ; |, each a program on the allow-list
+ * (allow-list.ts) with allowed options and plain words. Anything else carries at least one hint;
+ * the hints say, as precisely as the barrier can, what the command may do. Commands that must
+ * never run (catastrophic.ts) are reported separately and refused.
  */
 
 export const RISK_KINDS = [
@@ -20,6 +23,9 @@ export const RISK_KINDS = [
   'command_substitution',
   'pipe_to_shell',
   'environment',
+  'fork_bomb',
+  'hidden_characters',
+  'outside_workspace',
   'unknown_command',
   'unclear',
 ] as const;
@@ -27,7 +33,7 @@ export type RiskKind = (typeof RISK_KINDS)[number];
 
 export interface RiskHint {
   kind: RiskKind;
-  /** The part of the command that tripped the hint, as written. */
+  /** The part of the command that tripped the hint, as written (hidden characters escaped when shown). */
   fragment: string;
   detail?: string;
 }
@@ -43,59 +49,77 @@ export const RISK_LABELS: Readonly<Record<RiskKind, string>> = {
   command_substitution: 'runs a command inside another ($(…), `…`, <(…))',
   pipe_to_shell: 'pipes output into a shell or interpreter (| sh)',
   environment: 'changes variables that decide which code runs (PATH, LD_PRELOAD…)',
-  unknown_command: 'runs a program the barrier does not know to be harmless',
-  unclear: 'cannot be read with certainty (quoting, expansions or syntax the barrier does not follow)',
+  fork_bomb: 'starts copies of itself without end (a fork bomb)',
+  hidden_characters: 'contains invisible or control characters (shown escaped)',
+  outside_workspace: 'touches files outside the workspace',
+  unknown_command: 'runs a program, or uses an option, the barrier does not know to be harmless',
+  unclear: 'cannot be read with certainty (expansions, syntax or redirections the barrier does not allow unasked)',
 };
 
-/** Hints for a command line run through a shell (the `bash` tool). */
-export function shellRiskHints(commandLine: string): RiskHint[] {
-  const c = new Collector();
+/** What the barrier learns from a shell call: the hints, and why it must never run (empty when it may). */
+export interface ShellVerdict {
+  hints: RiskHint[];
+  catastrophic: string[];
+}
+
+/** A command line run through a shell (the `bash` tool). Needs the grammar loaded (loadShellGrammar). */
+export function classifyShell(commandLine: string, ctx: CatastropheContext = defaultCatastropheContext()): ShellVerdict {
+  const c = new Collector(ctx);
+  if (hasHiddenCharacters(commandLine)) c.hint('hidden_characters', commandLine, 'shown $\'…\'-quoted so every character is visible');
   c.script(commandLine);
-  return c.hints;
+  return { hints: c.hints, catastrophic: c.catastrophic };
 }
 
-/** Hints for a program run directly with an argument vector, no shell (the `run_script` tool). */
-export function scriptRiskHints(program: string, argv: readonly string[]): RiskHint[] {
-  const c = new Collector();
-  const words = [program, ...argv].map(literalWord);
-  c.inner(words, [program, ...argv].map(shellQuote).join(' '));
-  return c.hints;
+/** A program run directly with an argument vector, no shell (the `run_script` tool). */
+export function classifyScript(program: string, argv: readonly string[], ctx: CatastropheContext = defaultCatastropheContext()): ShellVerdict {
+  const c = new Collector(ctx);
+  const all = [program, ...argv];
+  if (all.some(hasHiddenCharacters)) c.hint('hidden_characters', all.map(shellQuote).join(' '), 'shown $\'…\'-quoted so every character is visible');
+  c.inner(all.map(literalWord), all.map(shellQuote).join(' '));
+  return { hints: c.hints, catastrophic: c.catastrophic };
 }
 
-/**
- * Hints for a shell tool call from its arguments: `bash {command}` and
- * `run_script {program, argv | args}`. Arguments of any other shape are `unclear`.
- */
-export function toolRiskHints(tool: string, args: unknown): RiskHint[] {
+/** A shell tool call from its arguments: `bash {command}`, `run_script {program, argv | args}`; other tools: nothing. */
+export function classifyToolCall(tool: string, args: unknown, ctx?: CatastropheContext): ShellVerdict {
   const a = (args ?? {}) as Record<string, unknown>;
   if (tool === 'bash') {
-    if (typeof a.command === 'string') return shellRiskHints(a.command);
-    return [{ kind: 'unclear', fragment: preview(args, MAX_FRAGMENT), detail: 'bash was called without a command string' }];
+    if (typeof a.command === 'string') return classifyShell(a.command, ctx);
+    return { hints: [{ kind: 'unclear', fragment: preview(args, MAX_FRAGMENT), detail: 'bash was called without a command string' }], catastrophic: [] };
   }
   if (tool === 'run_script') {
     const argv = a.argv ?? a.args ?? [];
-    if (typeof a.program === 'string' && Array.isArray(argv) && argv.every((x) => typeof x === 'string')) return scriptRiskHints(a.program, argv as string[]);
-    return [{ kind: 'unclear', fragment: preview(args, MAX_FRAGMENT), detail: 'run_script was called without a program and a list of string arguments' }];
+    if (typeof a.program === 'string' && Array.isArray(argv) && argv.every((x) => typeof x === 'string')) return classifyScript(a.program, argv as string[], ctx);
+    return { hints: [{ kind: 'unclear', fragment: preview(args, MAX_FRAGMENT), detail: 'run_script was called without a program and a list of string arguments' }], catastrophic: [] };
   }
-  return [];
+  return { hints: [], catastrophic: [] };
 }
+
+export const shellRiskHints = (commandLine: string): RiskHint[] => classifyShell(commandLine).hints;
+export const scriptRiskHints = (program: string, argv: readonly string[]): RiskHint[] => classifyScript(program, argv).hints;
+export const toolRiskHints = (tool: string, args: unknown): RiskHint[] => classifyToolCall(tool, args).hints;
 
 // ---------------------------------------------------------------------------------------------
 
 const MAX_DEPTH = 8;
 const MAX_FRAGMENT = 200;
-/** Reserved words that open or close a compound command; the command proper follows them. */
-const KEYWORDS = new Set(['!', '{', '}', 'then', 'else', 'elif', 'do', 'done', 'fi', 'esac', 'if', 'while', 'until']);
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
-const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd/1', '/dev/fd/2']);
+const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2']);
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$/;
+/** Already reported as a hint of its own (command_substitution). */
+const SUBSTITUTION_CONSTRUCTS = new Set(['a command substitution', 'a process substitution']);
 
 class Collector implements RuleContext {
   readonly hints: RiskHint[] = [];
+  readonly catastrophic: string[] = [];
+  /** Every hint raised, duplicates included: whether a rule found something is judged on this. */
+  private readonly raised: RiskKind[] = [];
   private readonly seen = new Set<string>();
   private depth = 0;
 
+  constructor(private readonly ctx: CatastropheContext) {}
+
   hint(kind: RiskKind, fragment = '', detail?: string): void {
+    this.raised.push(kind);
     const f = fragment.length > MAX_FRAGMENT ? fragment.slice(0, MAX_FRAGMENT - 1) + '…' : fragment;
     const key = `${kind}\u0000${f}`;
     if (this.seen.has(key)) return;
@@ -103,11 +127,26 @@ class Collector implements RuleContext {
     this.hints.push(detail === undefined ? { kind, fragment: f } : { kind, fragment: f, detail });
   }
 
+  private refuse(reason: string): void {
+    if (!this.catastrophic.includes(reason)) this.catastrophic.push(reason);
+  }
+
   script(code: string): void {
     this.nested(code, () => {
       const parsed = parseShell(code);
       for (const p of parsed.problems) this.hint('unclear', p.fragment, p.reason);
       for (const s of parsed.substitutions) this.hint('command_substitution', s.raw);
+      for (const bomb of parsed.forkBombs) {
+        this.hint('fork_bomb', bomb);
+        this.refuse(`a fork bomb (${bomb})`);
+      }
+      for (const c of parsed.constructs) {
+        if (SUBSTITUTION_CONSTRUCTS.has(c.reason)) continue;
+        if (c.reason === 'invisible or control characters') {
+          if (!this.hints.some((h) => h.kind === 'hidden_characters')) this.hint('hidden_characters', c.fragment, c.reason);
+        }
+        else this.hint('unclear', c.fragment, `${c.reason} is not run without asking`);
+      }
       for (const cmd of parsed.commands) this.command(cmd);
     });
   }
@@ -127,37 +166,76 @@ class Collector implements RuleContext {
   }
 
   private command(cmd: SimpleCommand): void {
-    for (const r of cmd.redirects) {
-      if (writesThrough(r)) this.hint('write', r.raw, 'redirects output into a file');
-    }
+    for (const r of cmd.redirects) this.redirect(r);
     this.words(cmd.words, cmd.raw, cmd.pipedFrom);
   }
 
+  private redirect(r: ShellRedirect): void {
+    const t = r.target;
+    if (r.op === '<<' || r.op === '<<<') return; // a here-document or here-string: reported as a construct
+    if (!t) return; // `>&-` closes a descriptor
+    const output = OUTPUT_OPS.has(r.op);
+    if (output) {
+      const why = catastrophicWriteTarget(t, this.ctx);
+      if (why) this.refuse(why);
+    }
+    if (t.dynamic || !t.plain) return this.hint(output ? 'write' : 'unclear', r.raw, 'the redirection target comes from an expansion');
+    // 2>&1, >&2, >&-: duplicates standard output or error, or closes a descriptor; nothing else.
+    if ((r.op === '>&' || r.op === '<&') && /^([12]|-)$/.test(t.text)) return;
+    if (output) {
+      if (!HARMLESS_TARGETS.has(t.text)) this.hint('write', r.raw, 'redirects output into a file');
+      return;
+    }
+    if (/^\/dev\/(tcp|udp)\//.test(t.text)) return this.hint('network', r.raw, 'opens a network connection');
+    if (t.text !== '/dev/null') this.hint('unclear', r.raw, 'reads input from a file (only /dev/null is allowed without asking)');
+  }
+
   private words(words: ShellWord[], raw: string, pipedFrom: boolean): void {
+    const before = this.raised.length;
+    const program = this.judge(words, raw, pipedFrom);
+    // The allow-list: a command the rules found nothing against still runs unasked only when
+    // its program, every option and every word are known to be harmless.
+    if (this.depth !== 1 || this.raised.length !== before || !program) return;
+    const why = program.word.text.includes('/') ? `runs ${program.word.text} by its path` : allowListVerdict(program.name, program.args);
+    if (why) this.hint('unknown_command', raw, why);
+  }
+
+  /** The deny-list rules; returns the program word and its arguments when there is one. */
+  private judge(words: ShellWord[], raw: string, pipedFrom: boolean): { word: ShellWord; name: string; args: ShellWord[] } | null {
     let i = 0;
-    while (i < words.length && KEYWORDS.has(words[i]!.raw)) i++;
-    const head = words[i]?.raw;
-    if (head === 'for' || head === 'select') return; // a loop header: its words are data
-    if (head === 'case' || head === 'function' || head === 'coproc') return this.hint('unclear', raw, `"${head}" is shell syntax the barrier does not follow`);
     for (; i < words.length; i++) {
       const m = ASSIGNMENT.exec(words[i]!.raw);
       if (!m) break;
       if (DANGEROUS_ENV.test(m[1]!)) this.hint('environment', words[i]!.raw, `sets ${m[1]}`);
+      if (m[1] === 'PEPE_HOME') this.hint('environment', words[i]!.raw, 'sets PEPE_HOME');
     }
     const programWord = words[i];
-    if (!programWord) return;
-    if (programWord.dynamic) return this.hint('unknown_command', raw, 'the program name comes from an expansion');
+    if (!programWord) return null;
+    if (programWord.dynamic || !programWord.plain) {
+      this.hint('unknown_command', raw, 'the program name comes from an expansion or is not a plain word');
+      return null;
+    }
     const name = this.programName(programWord, raw);
-    if (name === null || HARMLESS_COMMANDS.has(name)) return;
+    if (name === null) return null;
+    const args = words.slice(i + 1);
+    const why = catastrophicCommand(name, args, this.ctx);
+    if (why) this.refuse(why);
+    if (HARMLESS_COMMANDS.has(name)) return { word: programWord, name, args };
     const rule = ruleFor(name);
-    if (!rule) return this.hint('unknown_command', raw);
-    const view: CommandView = { name, args: words.slice(i + 1), raw, pipedFrom };
-    const before = this.hints.length;
+    if (!rule) {
+      this.hint('unknown_command', raw);
+      return { word: programWord, name, args };
+    }
+    const view: CommandView = { name, args, raw, pipedFrom };
+    const before = this.raised.length;
     rule(view, this);
+    const added = this.raised.slice(before);
+    if (added.some((k) => k === 'write' || k === 'delete') && args.some((a) => inPepeHome(a, this.ctx))) this.refuse(`${name} changes files in Pepe's home folder`);
     // A rule that found nothing judged the words it saw; an expansion or a leading glob could
     // still turn into an option it would have flagged (`sed $opt …`, a file named `-i`).
-    const hidden = view.args.find((a) => a.dynamic || a.globStart);
-    if (this.hints.length === before && hidden) this.hint('unclear', raw, `"${hidden.raw}" may expand to an option`);
+    const hidden = args.find((a) => a.dynamic || a.globStart);
+    if (added.length === 0 && hidden) this.hint('unclear', raw, `"${hidden.raw}" may expand to an option`);
+    return { word: programWord, name, args };
   }
 
   private programName(word: ShellWord, raw: string): string | null {
@@ -173,17 +251,6 @@ class Collector implements RuleContext {
   }
 }
 
-function writesThrough(r: ShellRedirect): boolean {
-  if (!OUTPUT_OPS.has(r.op)) return false;
-  const t = r.target;
-  if (!t) return false; // already reported as a problem
-  if (t.dynamic) return true;
-  if (r.op === '>&' && /^(\d+-?|-)$/.test(t.text)) return false; // 2>&1, >&2: duplicates a descriptor
-  return !HARMLESS_TARGETS.has(t.text);
-}
-
 function literalWord(text: string): ShellWord {
-  return { text, raw: shellQuote(text), dynamic: false, globStart: false };
+  return { text, raw: shellQuote(text), dynamic: false, globStart: false, plain: !hasHiddenCharacters(text) };
 }
-
-

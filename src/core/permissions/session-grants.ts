@@ -1,20 +1,37 @@
+import type { RiskKind } from './risk.js';
+
 /**
- * "Allow for this session" answers (spec 5.2), kept in memory for one session. Grants belong to
- * the agent that was asked about, so a grant given to `billing` never lets `triage` through, even
- * inside the same routed conversation (routing never launders permissions, spec 5.1).
+ * Grants a person gave for one session (spec 5.2), kept in memory. They belong to the agent that
+ * was asked about, so a grant given to `billing` never lets `triage` through, even inside the same
+ * routed conversation (routing never launders permissions, spec 5.1).
  */
 export class SessionGrants {
   private readonly exact = new Set<string>();
   private readonly anyArgs = new Set<string>();
+  private readonly scoped = new Map<string, Set<RiskKind>[]>();
+  private readonly bypassed = new Set<string>();
 
   /** Same tool, same arguments. */
   grantExact(agent: string, tool: string, args: unknown): void {
     this.exact.add(exactKey(agent, tool, args));
   }
 
-  /** Same tool, any arguments. */
+  /** Same tool, any arguments (only through the explicit "any arguments" choice). */
   grantAny(agent: string, tool: string): void {
     this.anyArgs.add(toolKey(agent, tool));
+  }
+
+  /** Same tool, any call whose risks are among those shown. */
+  grantRisks(agent: string, tool: string, risks: readonly RiskKind[]): void {
+    const key = toolKey(agent, tool);
+    const list = this.scoped.get(key) ?? [];
+    list.push(new Set(risks));
+    this.scoped.set(key, list);
+  }
+
+  /** The person chose to stop being asked about this agent's calls for the rest of the session. */
+  bypass(agent: string): void {
+    this.bypassed.add(agent);
   }
 
   hasExact(agent: string, tool: string, args: unknown): boolean {
@@ -25,9 +42,19 @@ export class SessionGrants {
     return this.anyArgs.has(toolKey(agent, tool));
   }
 
+  coversRisks(agent: string, tool: string, risks: readonly RiskKind[]): boolean {
+    return (this.scoped.get(toolKey(agent, tool)) ?? []).some((set) => risks.every((r) => set.has(r)));
+  }
+
+  isBypassed(agent: string): boolean {
+    return this.bypassed.has(agent);
+  }
+
   clear(): void {
     this.exact.clear();
     this.anyArgs.clear();
+    this.scoped.clear();
+    this.bypassed.clear();
   }
 }
 

@@ -1,9 +1,12 @@
+import { parseBashTree, type SyntaxNode } from './bash-grammar.js';
+import { hasHiddenCharacters } from './display.js';
+
 /**
- * A small, conservative reader of POSIX/bash command lines, enough for the risk hints (spec 5.1).
- * It does not execute or expand anything: it splits a line into simple commands (words after
- * quote removal, redirections, whether stdin comes from a pipe) and collects every command
- * substitution, whose inner commands are read too. What it cannot follow (unterminated quotes,
- * unbalanced parentheses) becomes a problem, which the risk layer reports as risky.
+ * Reads a bash command line with the bash grammar (bash-grammar.ts) into what the risk layer
+ * judges: the simple commands (words after quote removal, redirections, whether stdin comes from
+ * a pipe), every command substitution, what the grammar could not parse, and every construct that
+ * keeps a line from being provably harmless (expansions, arithmetic, `[[`, brace expansion,
+ * here-strings, compound commands…). Nothing is executed or expanded.
  */
 
 export interface ShellWord {
@@ -11,22 +14,25 @@ export interface ShellWord {
   text: string;
   /** As written in the source. */
   raw: string;
-  /** Contains an expansion whose value is unknown here ($x, ${x}, $(…), `…`, $((…)), <(…)). */
+  /** Contains an expansion whose value is unknown here ($x, ${x}, $(…), `…`, $((…)), <(…), {a,b}). */
   dynamic: boolean;
   /** Starts with an unquoted glob character, so it may expand to something like `-i`. */
   globStart: boolean;
+  /** A plain word: its value is exactly `text`, printable, and cannot turn into anything else. */
+  plain: boolean;
 }
 
 export interface ShellRedirect {
   op: string;
   /** The explicit file descriptor (`2>`), if any. */
   fd: string | null;
-  /** The target word; null for here-documents and a missing target. */
+  /** The target word; null for here-documents, here-strings and descriptor closes. */
   target: ShellWord | null;
   raw: string;
 }
 
 export interface SimpleCommand {
+  /** Leading assignments (`A=1`), the program and its arguments, in order. */
   words: ShellWord[];
   redirects: ShellRedirect[];
   raw: string;
@@ -47,440 +53,319 @@ export interface ShellProblem {
 }
 
 export interface ParsedShell {
-  /** Every simple command, including those inside substitutions, in source order of their end. */
+  /** Every simple command, including those inside substitutions and compound commands. */
   commands: SimpleCommand[];
   substitutions: Substitution[];
+  /** What the grammar could not parse, or too deep to follow: the line is unclear. */
   problems: ShellProblem[];
+  /** Syntax outside the harmless subset (simple commands joined by && || ; |); not a risk by itself. */
+  constructs: ShellProblem[];
+  /** Function definitions whose body calls the function again in a pipeline or the background. */
+  forkBombs: string[];
 }
 
-interface PendingHeredoc {
-  delimiter: string;
-  stripTabs: boolean;
-  expands: boolean;
-}
+/** Commands nested deeper than this (substitutions, subshells, groups, bodies) are unclear. */
+export const MAX_NESTING = 64;
+/** Longer lines are not parsed at all: unclear. */
+export const MAX_COMMAND_LENGTH = 64 * 1024;
+const MAX_TREE_DEPTH = 4 * MAX_NESTING + 64;
+const MAX_FRAGMENT = 120;
 
-const BLANK = new Set([' ', '\t', '\r']);
-const WORD_END = new Set([' ', '\t', '\r', '\n', ';', '&', '|', '(', ')', '<', '>']);
-const GLOB = new Set(['*', '?', '[']);
-const REDIRECT_OPS = ['<<<', '<<-', '<<', '<>', '<&', '<', '&>>', '&>', '>>', '>|', '>&', '>'];
+/** Node types that may appear in a provably harmless line. */
+const SIMPLE_TYPES = new Set(['program', 'list', 'pipeline', 'command', 'command_name', 'redirected_statement', 'file_redirect', 'comment']);
+/** Nodes that hold commands; found inside a here-document's line (`cat <<EOF && rm x`) they are read as commands. */
+const STATEMENTS = new Set(['command', 'pipeline', 'list', 'redirected_statement', 'subshell', 'compound_statement', 'if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'function_definition', 'negated_command', 'declaration_command', 'unset_command']);
+const SEPARATORS = new Set(['&&', '||', '|', '|&', ';', '\n']);
+const NESTING = new Set(['command_substitution', 'process_substitution', 'subshell', 'compound_statement', 'function_definition', 'if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'do_group', 'arithmetic_expansion', 'test_command']);
+const CONSTRUCT_NAMES: Readonly<Record<string, string>> = {
+  simple_expansion: 'a variable expansion',
+  expansion: 'a parameter expansion',
+  command_substitution: 'a command substitution',
+  process_substitution: 'a process substitution',
+  arithmetic_expansion: 'arithmetic',
+  test_command: 'a [[ … ]] or (( … )) test',
+  brace_expression: 'brace expansion',
+  herestring_redirect: 'a here-string',
+  heredoc_redirect: 'a here-document',
+  variable_assignment: 'a variable assignment',
+  function_definition: 'a function definition',
+  subshell: 'a subshell',
+  compound_statement: 'a { … } group',
+  if_statement: 'an if statement',
+  while_statement: 'a loop',
+  for_statement: 'a loop',
+  c_style_for_statement: 'a loop',
+  case_statement: 'a case statement',
+  negated_command: 'a negated command (!)',
+  declaration_command: 'a declaration (declare, export, local, readonly, typeset)',
+  unset_command: 'unset',
+  array: 'an array',
+  translated_string: 'a $"…" string',
+};
 
 export function parseShell(source: string): ParsedShell {
-  const out: ParsedShell = { commands: [], substitutions: [], problems: [] };
-  const parser = new Parser(source, out);
-  parser.parseList(null);
+  const out: ParsedShell = { commands: [], substitutions: [], problems: [], constructs: [], forkBombs: [] };
+  if (source.length > MAX_COMMAND_LENGTH) {
+    out.problems.push({ fragment: cut(source), reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` });
+    return out;
+  }
+  const tree = parseBashTree(source);
+  try {
+    new Reader(out).visit(tree.rootNode, 0, 0, false);
+  } finally {
+    tree.delete();
+  }
   return out;
 }
 
-class Parser {
-  private pos = 0;
-  private heredocs: PendingHeredoc[] = [];
+class Reader {
+  private stop = false;
+  constructor(private readonly out: ParsedShell) {}
 
-  constructor(
-    private readonly src: string,
-    private readonly out: ParsedShell,
-  ) {}
+  /** `inside` is true below a construct already reported, so only named constructs are added there. */
+  visit(node: SyntaxNode, depth: number, nesting: number, pipedFrom: boolean, inside = false): void {
+    if (this.stop) return;
+    if (depth > MAX_TREE_DEPTH || nesting > MAX_NESTING) {
+      this.stop = true;
+      this.out.problems.push({ fragment: cut(node.text), reason: `commands nested more than ${MAX_NESTING} levels deep` });
+      return;
+    }
+    const type = node.type;
+    if (node.isMissing) {
+      this.out.problems.push({ fragment: cut(node.parent?.text ?? ''), reason: `the grammar expected ${type === '' ? 'more' : `"${type}"`} here` });
+      return;
+    }
+    if (type === 'ERROR') {
+      this.out.problems.push({ fragment: cut(node.text), reason: 'the grammar cannot parse this' });
+      return;
+    }
+    if (!node.isNamed) {
+      if (!SEPARATORS.has(type) && (!inside || type === '&')) this.construct(node.parent ?? node, type === '&' ? 'a command in the background (&)' : `the operator "${type}"`);
+      return;
+    }
+    const simple = SIMPLE_TYPES.has(type);
+    if (!simple && (CONSTRUCT_NAMES[type] || !inside)) this.construct(node, CONSTRUCT_NAMES[type] ?? `shell syntax the barrier does not follow (${type})`);
+    const below = inside || !simple;
+    if (type === 'command_substitution' || type === 'process_substitution') this.substitution(node);
+    if (type === 'function_definition') this.forkBomb(node);
+    const next = NESTING.has(type) ? nesting + 1 : nesting;
 
-  /** Reads commands until the end, or until the `)` closing a `$(`/`<(` when `closing` is set. */
-  parseList(closing: ')' | null): void {
-    const src = this.src;
-    let cmd = this.startCommand(false);
-    let subshellDepth = 0;
-    const finish = (nextPiped: boolean) => {
-      if (cmd.words.length > 0 || cmd.redirects.length > 0) {
-        cmd.raw = src.slice(cmd.start, this.pos).trim();
-        this.out.commands.push({ words: cmd.words, redirects: cmd.redirects, raw: cmd.raw, pipedFrom: cmd.pipedFrom });
-      }
-      cmd = this.startCommand(nextPiped);
-    };
-
-    while (true) {
-      while (this.pos < src.length && BLANK.has(src[this.pos]!)) this.pos++;
-      if (this.pos >= src.length) {
-        finish(false);
-        if (closing) this.problem(src.slice(Math.max(0, src.length - 40)), 'a "(" is never closed');
-        return;
-      }
-      if (cmd.words.length === 0 && cmd.redirects.length === 0) cmd.start = this.pos;
-      const c = src[this.pos]!;
-      const next = src[this.pos + 1];
-
-      if (c === '\\' && next === '\n') {
-        this.pos += 2;
-        continue;
-      }
-      if (c === '\n') {
-        finish(false);
-        this.pos++;
-        this.readHeredocBodies();
-        continue;
-      }
-      if (c === '#') {
-        while (this.pos < src.length && src[this.pos] !== '\n') this.pos++;
-        continue;
-      }
-      if (c === ')') {
-        finish(false);
-        this.pos++;
-        if (subshellDepth > 0) subshellDepth--;
-        else if (closing) return;
-        else this.problem(')', 'a ")" closes nothing');
-        continue;
-      }
-      if (c === '(') {
-        finish(false);
-        this.pos++;
-        subshellDepth++;
-        continue;
-      }
-      if (c === ';') {
-        finish(false);
-        this.pos += next === ';' ? (src[this.pos + 2] === '&' ? 3 : 2) : next === '&' ? 2 : 1;
-        continue;
-      }
-      if (c === '&' && next !== '>') {
-        finish(false);
-        this.pos += next === '&' ? 2 : 1;
-        continue;
-      }
-      if (c === '|') {
-        if (next === '|') {
-          finish(false);
-          this.pos += 2;
-        } else {
-          finish(true);
-          this.pos += next === '&' ? 2 : 1;
-        }
-        continue;
-      }
-      if ((c === '<' || c === '>') && next === '(') {
-        cmd.words.push(this.readWord()!);
-        continue;
-      }
-      if (c === '<' || c === '>' || c === '&') {
-        cmd.redirects.push(this.readRedirect(null));
-        continue;
-      }
-      const word = this.readWord();
-      if (!word) {
-        // Defensive: never loop without progress.
-        this.problem(c, `unexpected "${c}"`);
-        this.pos++;
-        continue;
-      }
-      const after = src[this.pos];
-      if ((after === '<' || after === '>') && /^\d+$/.test(word.raw) && src[this.pos + 1] !== '(') {
-        cmd.redirects.push(this.readRedirect(word.raw));
-        continue;
-      }
-      cmd.words.push(word);
+    if (type === 'declaration_command' || type === 'unset_command') {
+      // `export LD_PRELOAD=…`, `declare -x`, `unset`: judged like a command named after the keyword.
+      const keyword = node.children.find((c) => c && !c.isNamed)?.type ?? type;
+      const words: ShellWord[] = [{ text: keyword, raw: keyword, dynamic: false, globStart: false, plain: true }];
+      for (const c of node.namedChildren) if (c) words.push(wordOf(c));
+      this.out.commands.push({ words, redirects: [], raw: node.text, pipedFrom });
+      for (const c of node.namedChildren) if (c) this.visitInside(c, depth + 1, next);
+      return;
     }
-  }
-
-  private startCommand(pipedFrom: boolean) {
-    return { start: this.pos, words: [] as ShellWord[], redirects: [] as ShellRedirect[], raw: '', pipedFrom };
-  }
-
-  private readRedirect(fd: string | null): ShellRedirect {
-    const src = this.src;
-    const start = fd === null ? this.pos : this.pos - fd.length;
-    const op = REDIRECT_OPS.find((o) => src.startsWith(o, this.pos))!;
-    this.pos += op.length;
-    while (this.pos < src.length && BLANK.has(src[this.pos]!)) this.pos++;
-    const target = this.readWord();
-    const raw = src.slice(start, this.pos).trim();
-    if (op === '<<' || op === '<<-') {
-      if (target) this.heredocs.push({ delimiter: target.text, stripTabs: op === '<<-', expands: target.raw === target.text });
-      else this.problem(raw, 'a here-document without a delimiter');
-      return { op, fd, target: null, raw };
+    if (type === 'command') {
+      this.command(node, [], pipedFrom);
+      for (const c of node.namedChildren) if (c) this.visitInside(c, depth + 1, next);
+      return;
     }
-    if (!target) this.problem(raw, 'a redirection without a target');
-    return { op, fd, target, raw };
-  }
-
-  /** Here-document bodies start after the newline that ends their command (bash semantics). */
-  private readHeredocBodies(): void {
-    const pending = this.heredocs;
-    this.heredocs = [];
-    for (const doc of pending) {
-      const lines: string[] = [];
-      let found = false;
-      while (this.pos < this.src.length) {
-        const nl = this.src.indexOf('\n', this.pos);
-        const end = nl === -1 ? this.src.length : nl;
-        const line = this.src.slice(this.pos, end);
-        this.pos = nl === -1 ? end : end + 1;
-        const compared = doc.stripTabs ? line.replace(/^\t+/, '') : line;
-        if (compared.replace(/\r$/, '') === doc.delimiter) {
-          found = true;
-          break;
-        }
-        lines.push(line);
-      }
-      if (!found) this.problem(`<<${doc.delimiter}`, 'a here-document is never closed');
-      // An unquoted delimiter means the body undergoes expansion, including $(…) and `…`.
-      if (doc.expands) new Parser(lines.join('\n'), this.out).readExpanding(null);
-    }
-  }
-
-  /** One word, with quotes removed; null when the current character cannot start a word. */
-  private readWord(): ShellWord | null {
-    const src = this.src;
-    const start = this.pos;
-    let text = '';
-    let dynamic = false;
-    let globStart = false;
-    let anyQuote = false;
-    while (this.pos < src.length) {
-      const c = src[this.pos]!;
-      const next = src[this.pos + 1];
-      if ((c === '<' || c === '>') && next === '(' && this.pos === start) {
-        const subStart = this.pos;
-        this.pos += 2;
-        this.parseList(')');
-        this.substitution(c === '<' ? '<(' : '>(', subStart);
-        dynamic = true;
-        text += src.slice(subStart, this.pos);
-        continue;
-      }
-      if (WORD_END.has(c)) break;
-      if (c === '\\') {
-        if (next === '\n') {
-          this.pos += 2;
-          continue;
-        }
-        if (next === undefined) {
-          this.problem('\\', 'a trailing backslash');
-          this.pos++;
-          break;
-        }
-        text += next;
-        anyQuote = true;
-        this.pos += 2;
-        continue;
-      }
-      if (c === "'") {
-        const close = src.indexOf("'", this.pos + 1);
-        if (close === -1) {
-          this.problem(src.slice(this.pos, this.pos + 40), 'an unterminated single quote');
-          text += src.slice(this.pos + 1);
-          this.pos = src.length;
-          break;
-        }
-        text += src.slice(this.pos + 1, close);
-        anyQuote = true;
-        this.pos = close + 1;
-        continue;
-      }
-      if (c === '"') {
-        this.pos++;
-        const part = this.readExpanding('"');
-        text += part.text;
-        dynamic ||= part.dynamic;
-        anyQuote = true;
-        continue;
-      }
-      if (c === '$' && next === "'") {
-        const part = this.readAnsiC();
-        text += part;
-        anyQuote = true;
-        continue;
-      }
-      if (c === '$' && next === '"') {
-        this.pos += 2;
-        const part = this.readExpanding('"');
-        text += part.text;
-        dynamic ||= part.dynamic;
-        anyQuote = true;
-        continue;
-      }
-      if (c === '$' || c === '`') {
-        const part = this.readExpansion();
-        if (part !== null) {
-          text += part;
-          dynamic = true;
-          continue;
-        }
-      }
-      if (GLOB.has(c) && text === '' && !anyQuote) globStart = true;
-      text += c;
-      this.pos++;
-    }
-    if (this.pos === start) return null;
-    return { text, raw: src.slice(start, this.pos), dynamic, globStart };
-  }
-
-  /**
-   * Reads double-quoted content up to `closing` (or to the end when null, for here-document
-   * bodies): only `$…` and backticks are special, plus backslash before `$ \` " newline`.
-   */
-  readExpanding(closing: '"' | null): { text: string; dynamic: boolean } {
-    const src = this.src;
-    const start = this.pos;
-    let text = '';
-    let dynamic = false;
-    while (this.pos < src.length) {
-      const c = src[this.pos]!;
-      const next = src[this.pos + 1];
-      if (closing && c === closing) {
-        this.pos++;
-        return { text, dynamic };
-      }
-      if (c === '\\' && next !== undefined && '$`"\\\n'.includes(next)) {
-        if (next !== '\n') text += next;
-        this.pos += 2;
-        continue;
-      }
-      if (c === '$' || c === '`') {
-        const part = this.readExpansion();
-        if (part !== null) {
-          text += part;
-          dynamic = true;
-          continue;
-        }
-      }
-      text += c;
-      this.pos++;
-    }
-    if (closing) this.problem(src.slice(Math.max(0, start - 1), start + 40), 'an unterminated double quote');
-    return { text, dynamic };
-  }
-
-  /** `$(…)`, `$((…))`, `${…}`, `$name`, `` `…` ``; returns the text as written, or null for a lone `$`. */
-  private readExpansion(): string | null {
-    const src = this.src;
-    const start = this.pos;
-    const c = src[this.pos]!;
-    const next = src[this.pos + 1];
-    if (c === '`') {
-      this.readBackticks();
-      return src.slice(start, this.pos);
-    }
-    if (next === '(' && src[this.pos + 2] === '(') {
-      const end = this.matchingClose(this.pos + 3, '(', ')', 2);
-      const body = src.slice(this.pos + 3, Math.max(this.pos + 3, end - 2));
-      this.pos = end;
-      // Arithmetic runs nothing by itself, but may contain a substitution.
-      if (/\$\(|`/.test(body)) this.substitution('$((', start);
-      new Parser(body, this.out).readExpanding(null);
-      return src.slice(start, this.pos);
-    }
-    if (next === '(') {
-      this.pos += 2;
-      this.parseList(')');
-      this.substitution('$(', start);
-      return src.slice(start, this.pos);
-    }
-    if (next === '{') {
-      const end = this.matchingClose(this.pos + 2, '{', '}', 1);
-      const body = src.slice(this.pos + 2, Math.max(this.pos + 2, end - 1));
-      this.pos = end;
-      new Parser(body, this.out).readExpanding(null);
-      return src.slice(start, this.pos);
-    }
-    if (next !== undefined && /[A-Za-z_]/.test(next)) {
-      this.pos += 2;
-      while (this.pos < src.length && /[A-Za-z0-9_]/.test(src[this.pos]!)) this.pos++;
-      return src.slice(start, this.pos);
-    }
-    if (next !== undefined && /[0-9@*#?$!-]/.test(next)) {
-      this.pos += 2;
-      return src.slice(start, this.pos);
-    }
-    return null;
-  }
-
-  private readBackticks(): void {
-    const src = this.src;
-    const start = this.pos;
-    let body = '';
-    this.pos++;
-    while (this.pos < src.length && src[this.pos] !== '`') {
-      const c = src[this.pos]!;
-      const next = src[this.pos + 1];
-      if (c === '\\' && next !== undefined && '$`\\'.includes(next)) {
-        body += next;
-        this.pos += 2;
-        continue;
-      }
-      body += c;
-      this.pos++;
-    }
-    if (this.pos >= src.length) {
-      this.problem(src.slice(start, start + 40), 'an unterminated backtick');
-    } else {
-      this.pos++;
-    }
-    this.substitution('`', start);
-    new Parser(body, this.out).parseList(null);
-  }
-
-  /** `$'…'`: ANSI-C quoting, decoded so `$'\x72m'` reads as `rm`. */
-  private readAnsiC(): string {
-    const src = this.src;
-    const start = this.pos;
-    this.pos += 2;
-    let text = '';
-    const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
-    while (this.pos < src.length && src[this.pos] !== "'") {
-      const c = src[this.pos]!;
-      if (c !== '\\') {
-        text += c;
-        this.pos++;
-        continue;
-      }
-      const rest = src.slice(this.pos + 1);
-      const hex = /^x([0-9a-fA-F]{1,2})/.exec(rest) ?? /^u([0-9a-fA-F]{1,4})/.exec(rest) ?? /^U([0-9a-fA-F]{1,8})/.exec(rest);
-      const oct = /^([0-7]{1,3})/.exec(rest);
-      if (hex) {
-        text += String.fromCodePoint(parseInt(hex[1]!, 16));
-        this.pos += 1 + hex[0].length;
-      } else if (oct) {
-        text += String.fromCharCode(parseInt(oct[1]!, 8));
-        this.pos += 1 + oct[0].length;
-      } else if (rest[0] !== undefined && simple[rest[0]] !== undefined) {
-        text += simple[rest[0]];
-        this.pos += 2;
+    if (type === 'redirected_statement') {
+      const body = node.childForFieldName('body');
+      const redirects = node.namedChildren.filter((c): c is SyntaxNode => !!c && c !== body && isRedirect(c));
+      if (body?.type === 'command') {
+        this.command(body, redirects, pipedFrom);
+        for (const c of body.namedChildren) if (c) this.visitInside(c, depth + 2, next);
       } else {
-        text += rest[0] ?? '';
-        this.pos += 2;
+        // Redirections of a compound command (or of a list the grammar groups under them): judged on their own.
+        if (redirects.length) this.out.commands.push({ words: [], redirects: redirects.flatMap(redirectsOf), raw: node.text, pipedFrom });
+        if (body) this.visit(body, depth + 1, next, pipedFrom, below);
       }
+      for (const r of redirects) this.visitInside(r, depth + 1, next);
+      return;
     }
-    if (this.pos >= src.length) this.problem(src.slice(start, start + 40), "an unterminated $'…' quote");
-    else this.pos++;
-    return text;
-  }
-
-  /**
-   * The index just past the closer that balances `depth` already-open `open`s, skipping quoted
-   * text. Returns the end of the source (and records a problem) when it is never closed.
-   */
-  private matchingClose(from: number, open: string, close: string, depth: number): number {
-    const src = this.src;
-    let i = from;
-    while (i < src.length) {
-      const c = src[i]!;
-      if (c === '\\') i += 2;
-      else if (c === "'") {
-        const end = src.indexOf("'", i + 1);
-        i = end === -1 ? src.length : end + 1;
-      } else if (c === open) {
-        depth++;
-        i++;
-      } else if (c === close) {
-        depth--;
-        i++;
-        if (depth === 0) return i;
-      } else i++;
+    if (type === 'pipeline') {
+      let piped = false;
+      for (const c of node.children) {
+        if (!c) continue;
+        if (!c.isNamed) {
+          if (c.type === '|' || c.type === '|&') piped = true;
+          else this.visit(c, depth + 1, next, false, below);
+          continue;
+        }
+        this.visit(c, depth + 1, next, piped, below);
+      }
+      return;
     }
-    this.problem(src.slice(Math.max(0, from - 3), from + 40), `a "${open}" is never closed`);
-    return src.length;
+    for (const c of node.children) if (c) this.visit(c, depth + 1, next, false, below);
   }
 
-  private substitution(kind: SubstitutionKind, start: number): void {
-    this.out.substitutions.push({ kind, raw: this.src.slice(start, this.pos) });
+  /** The words and redirections inside a command were read by `command`; only look for nesting in them. */
+  private visitInside(node: SyntaxNode, depth: number, nesting: number): void {
+    if (this.stop) return;
+    if (depth > MAX_TREE_DEPTH || nesting > MAX_NESTING) return this.visit(node, depth, nesting, false, true);
+    const type = node.type;
+    if (type === 'ERROR' || node.isMissing || STATEMENTS.has(type)) return this.visit(node, depth, nesting, false, true);
+    if (type === 'command_substitution' || type === 'process_substitution') return this.visit(node, depth, nesting, false);
+    if (type === 'arithmetic_expansion' || type === 'test_command') return this.visit(node, depth, nesting, false, true);
+    if (node.isNamed && CONSTRUCT_NAMES[type]) this.construct(node, CONSTRUCT_NAMES[type]!);
+    for (const c of node.children) if (c) this.visitInside(c, depth + 1, nesting);
   }
 
-  private problem(fragment: string, reason: string): void {
-    this.out.problems.push({ fragment, reason });
+  private command(node: SyntaxNode, outer: SyntaxNode[], pipedFrom: boolean): void {
+    const words: ShellWord[] = [];
+    const redirects: ShellRedirect[] = [];
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (isRedirect(c)) redirects.push(...redirectsOf(c));
+      else if (c.type === 'command_name') {
+        const w = c.namedChildren[0];
+        if (w) words.push(wordOf(w));
+      } else if (c.type === 'variable_assignment') words.push({ ...wordOf(c), plain: false });
+      else if (c.type !== 'comment') words.push(wordOf(c));
+    }
+    for (const r of outer) redirects.push(...redirectsOf(r));
+    for (const w of words) if (hasHiddenCharacters(w.raw) || hasHiddenCharacters(w.text)) this.construct(node, 'invisible or control characters');
+    this.out.commands.push({ words, redirects, raw: (outer.length ? node.parent?.text : node.text) ?? node.text, pipedFrom });
   }
+
+  private substitution(node: SyntaxNode): void {
+    const raw = node.text;
+    const kind: SubstitutionKind = node.type === 'process_substitution' ? (raw.startsWith('>') ? '>(' : '<(') : raw.startsWith('`') ? '`' : '$(';
+    this.out.substitutions.push({ kind, raw: cut(raw) });
+  }
+
+  private construct(node: SyntaxNode, reason: string): void {
+    const fragment = cut(node.text);
+    if (!this.out.constructs.some((c) => c.reason === reason && c.fragment === fragment)) this.out.constructs.push({ fragment, reason });
+  }
+
+  /** `f(){ f|f& };f` and its renamings: a function that calls itself in a pipeline or the background. */
+  private forkBomb(node: SyntaxNode): void {
+    const name = node.childForFieldName('name')?.text;
+    const body = node.childForFieldName('body');
+    if (!name || !body) return;
+    let selfCalls = 0;
+    let spreads = false;
+    const walk = (n: SyntaxNode, d: number) => {
+      if (d > MAX_TREE_DEPTH) return;
+      if (n.type === 'command' && n.childForFieldName('name')?.text === name) selfCalls++;
+      if (n.type === 'pipeline' || n.type === '&') spreads = true;
+      for (const c of n.children) if (c) walk(c, d + 1);
+    };
+    walk(body, 0);
+    if (selfCalls > 0 && (spreads || selfCalls > 1)) this.out.forkBombs.push(cut(node.text));
+  }
+}
+
+function isRedirect(node: SyntaxNode): boolean {
+  return node.type === 'file_redirect' || node.type === 'heredoc_redirect' || node.type === 'herestring_redirect';
+}
+
+/** A redirection, plus those written on a here-document's first line (`cat <<EOF > out`). */
+function redirectsOf(node: SyntaxNode): ShellRedirect[] {
+  if (node.type === 'file_redirect') return [redirectOf(node)];
+  const own: ShellRedirect = { op: node.type === 'heredoc_redirect' ? '<<' : '<<<', fd: null, target: null, raw: node.text };
+  return [own, ...node.namedChildren.filter((c): c is SyntaxNode => !!c && c.type === 'file_redirect').map(redirectOf)];
+}
+
+function redirectOf(node: SyntaxNode): ShellRedirect {
+  const raw = node.text;
+  let fd: string | null = null;
+  let op = '';
+  let target: ShellWord | null = null;
+  for (const c of node.children) {
+    if (!c) continue;
+    if (c.type === 'file_descriptor') fd = c.text;
+    else if (!c.isNamed) op += c.type;
+    else target = wordOf(c);
+  }
+  return { op, fd, target, raw };
+}
+
+const SAFE_UNQUOTED = /^[\p{L}\p{N}_./:=@%+,~^\-*?[\]]*$/u;
+
+/** A word-like node as the shell would see it after quote removal. */
+export function wordOf(node: SyntaxNode): ShellWord {
+  const raw = node.text;
+  const parts = node.type === 'concatenation' ? node.children.filter((c): c is SyntaxNode => !!c) : [node];
+  let text = '';
+  let dynamic = false;
+  let plain = true;
+  parts.forEach((p) => {
+    const piece = piecesOf(p);
+    text += piece.text;
+    dynamic ||= piece.dynamic;
+    plain &&= piece.plain;
+  });
+  const globStart = /^[*?[]/.test(raw);
+  if (globStart || dynamic || hasHiddenCharacters(text)) plain = false;
+  return { text, raw, dynamic, globStart, plain };
+}
+
+function piecesOf(node: SyntaxNode): { text: string; dynamic: boolean; plain: boolean } {
+  const raw = node.text;
+  switch (node.type) {
+    case 'word':
+    case 'number': {
+      const unescaped = raw.replace(/\\\n/g, '').replace(/\\(.)/gsu, '$1');
+      const bare = raw.replace(/\\\n/g, '').replace(/\\./gsu, 'x');
+      // `{`, `}` and `,` in an unquoted word are how brace expansion looks to this grammar.
+      const brace = /[{}]/.test(bare);
+      return { text: unescaped, dynamic: brace, plain: !brace && SAFE_UNQUOTED.test(bare) };
+    }
+    case 'raw_string':
+      return { text: raw.slice(1, -1), dynamic: false, plain: true };
+    case 'ansi_c_string':
+      return { text: decodeAnsiC(raw.slice(2, -1)), dynamic: false, plain: true };
+    case 'string': {
+      let text = '';
+      let dynamic = false;
+      for (const c of node.namedChildren) {
+        if (!c) continue;
+        if (c.type === 'string_content') text += c.text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch));
+        else {
+          text += c.text;
+          dynamic = true;
+        }
+      }
+      return { text, dynamic, plain: !dynamic };
+    }
+    default:
+      return { text: raw, dynamic: true, plain: false };
+  }
+}
+
+/** `$'…'` (ANSI-C quoting) decoded, so `$'\x72m'` reads as `rm`. */
+export function decodeAnsiC(body: string): string {
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  let text = '';
+  for (let i = 0; i < body.length; ) {
+    const c = body[i]!;
+    if (c !== '\\') {
+      text += c;
+      i++;
+      continue;
+    }
+    const rest = body.slice(i + 1);
+    const hex = /^x([0-9a-fA-F]{1,2})/.exec(rest) ?? /^u([0-9a-fA-F]{1,4})/.exec(rest) ?? /^U([0-9a-fA-F]{1,8})/.exec(rest);
+    const oct = /^([0-7]{1,3})/.exec(rest);
+    const ctl = /^c(.)/s.exec(rest);
+    if (hex) {
+      const cp = parseInt(hex[1]!, 16);
+      text += cp <= 0x10ffff ? String.fromCodePoint(cp) : '\ufffd';
+      i += 1 + hex[0].length;
+    } else if (oct) {
+      text += String.fromCharCode(parseInt(oct[1]!, 8) & 0xff);
+      i += 1 + oct[0].length;
+    } else if (ctl) {
+      text += String.fromCharCode(ctl[1]!.charCodeAt(0) & 0x1f);
+      i += 3;
+    } else if (rest[0] !== undefined && simple[rest[0]] !== undefined) {
+      text += simple[rest[0]];
+      i += 2;
+    } else {
+      text += '\\' + (rest[0] ?? '');
+      i += 2;
+    }
+  }
+  return text;
+}
+
+function cut(text: string): string {
+  return text.length > MAX_FRAGMENT ? text.slice(0, MAX_FRAGMENT - 1) + '…' : text;
 }

@@ -1,21 +1,30 @@
 import type { AskReason } from './approval.js';
 import { RISK_LABELS, type RiskHint } from './risk.js';
-import { preview, shellQuote } from './display.js';
+import { displayCommand, preview, shellQuote, visible } from './display.js';
+import type { PathFact } from '../tools/tool.js';
 
 /**
  * The words a person reads in an approval prompt (spec 5.2): what will happen, and why they are
  * being asked. The exact arguments travel next to this on the request; this is the readable part.
+ * Everything model-controlled in it is made visible and inert (display.ts).
  */
 
 const MAX_PREVIEW = 400;
 
 /** `cwd` is the directory the call will run in, as the caller resolved it (a relative `cwd` argument is not shown). */
-export function summarizeCall(agent: string, tool: string, args: unknown, cwd: string): string {
+export function summarizeCall(agent: string, tool: string, args: unknown, cwd: string, paths: readonly PathFact[] = []): string {
+  const text = describeCall(agent, tool, args, visible(cwd));
+  const links = paths.filter((p) => p.viaLink).map((p) => `\n  ${visible(p.requested)} is a link: the ${p.access === 'write' ? 'write goes' : 'read comes from'} ${visible(p.real)}`);
+  const outside = paths.filter((p) => !p.inside && !p.viaLink).map((p) => `\n  ${visible(p.real)} is outside the workspace`);
+  return text + links.join('') + outside.join('');
+}
+
+function describeCall(agent: string, tool: string, args: unknown, cwd: string): string {
   const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   switch (tool) {
     case 'bash':
-      if (str(a.command) !== undefined) return `Run a shell command in ${cwd}:\n  ${indent(a.command as string)}`;
+      if (str(a.command) !== undefined) return `Run a shell command in ${cwd}:\n  ${indent(displayCommand(a.command as string))}`;
       break;
     case 'run_script': {
       const argv = (a.argv ?? a.args ?? []) as unknown;
@@ -27,20 +36,20 @@ export function summarizeCall(agent: string, tool: string, args: unknown, cwd: s
     case 'write_file':
       if (str(a.path) !== undefined) {
         const size = str(a.content) !== undefined ? ` (${(a.content as string).length} characters)` : '';
-        return `Write the file ${a.path as string}${size}, relative to ${cwd}`;
+        return `Write the file ${visible(a.path as string)}${size}, relative to ${cwd}`;
       }
       break;
     case 'switch_agent':
-      if (str(a.target) !== undefined) return `Hand the conversation over to ${a.target as string} from the next message`;
+      if (str(a.target) !== undefined) return `Hand the conversation over to ${visible(a.target as string)} from the next message`;
       break;
     case 'set_route':
       if (str(a.to) !== undefined) {
         const verb = a.action === 'deny' ? 'Remove' : 'Allow';
-        return `${verb} the route ${str(a.from) ?? agent} → ${a.to as string} (writes config.json)`;
+        return `${verb} the route ${visible(str(a.from) ?? agent)} → ${visible(a.to as string)} (writes config.json)`;
       }
       break;
   }
-  return `Call ${tool} with ${preview(args, MAX_PREVIEW)}`;
+  return `Call ${visible(tool)} with ${preview(args, MAX_PREVIEW)}`;
 }
 
 export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[]): string {
@@ -51,11 +60,23 @@ export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[
         parts.push(r.known ? `${tool} always asks first` : `${tool} is a plugin or unknown tool, so it always asks first`);
         break;
       case 'risk_hints':
-        parts.push(`the command ${hints.map((h) => `${RISK_LABELS[h.kind]} (${h.fragment})`).join('; ')}`);
+        parts.push(`the command ${hints.map((h) => `${RISK_LABELS[h.kind]} (${displayCommand(h.fragment)}${h.detail ? `: ${visible(h.detail)}` : ''})`).join('; ')}`);
+        break;
+      case 'unconfined':
+        parts.push(`commands are not confined by a sandbox right now (${visible(r.reason)}), so every command asks first, harmless ones too`);
+        break;
+      case 'outside_workspace':
+        parts.push(`it ${tool === 'read_file' || tool === 'list_dir' ? 'reads' : 'touches'} outside the workspace (${r.paths.map(visible).join(', ')})`);
+        break;
+      case 'pepe_home':
+        parts.push(`it writes into Pepe's own home folder (${r.paths.map(visible).join(', ')}), which always asks and can only be allowed once`);
+        break;
+      case 'outbound_after_outside':
+        parts.push(`web_search sends text out, and this run holds outside content or files from outside the workspace (${r.sources.map(visible).join(', ')})`);
         break;
       case 'outside_content': {
-        const what = r.withdrew.map((w) => ({ auto_approve: 'its pre-approval (auto_approve)', session_grant: 'the "any arguments" grant for this session', risk_free_shell: 'running harmless commands unasked' })[w]);
-        parts.push(`outside content entered this turn (${r.sources.join(', ') || 'unknown source'}), which withdrew ${what.join(' and ')}`);
+        const what = r.withdrew.map((w) => ({ auto_approve: 'its pre-approval (auto_approve)', session_grant: 'the grants given for this session', risk_free_shell: 'running harmless commands unasked' })[w]);
+        parts.push(`outside content entered this turn (${r.sources.map(visible).join(', ') || 'unknown source'}), which withdrew ${what.join(' and ')}`);
         break;
       }
       case 'shell_without_person':

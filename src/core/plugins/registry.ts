@@ -1,11 +1,12 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename, dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { transform } from 'sucrase';
 import { errorMessage } from '../errors.js';
-import { PluginCallError, PluginWorker, type PluginShape } from './plugin-worker.js';
+import { transpileUserModule } from '../user-module.js';
+import { PluginCallError, type PluginShape } from './call-error.js';
+import { harnessProxy, type HarnessProxy } from './harness-proxy.js';
+import { PluginHostProcess } from './host-process.js';
+import { confinedLauncher, osConfiner, pluginDataDir, pluginEnv, pluginPolicy, type ConfinementStatus, type PluginConfiner } from './sandboxing.js';
 
 export const PLUGIN_EXTENSIONS = ['.mjs', '.js', '.cjs', '.ts'] as const;
 
@@ -27,22 +28,35 @@ export interface InProcessPlugin {
 }
 
 export interface PluginRegistryOptions {
-  /** The environment a plugin thread sees (already scrubbed of secrets), read when a worker starts. */
-  env?: () => Record<string, string>;
+  /**
+   * The environment plugin processes pick their variables from, read when a process starts; only
+   * the allow-list (PLUGIN_ENV_ALLOW) and `exposeEnv` names pass.
+   */
+  env?: () => Record<string, string | undefined>;
+  /** Extra variable names a plugin may see (`secrets.expose_env`). */
+  exposeEnv?: () => readonly string[];
+  /** `$PEPE_HOME` (hidden from plugins; their data folders live in it). Default: the folder above `dir`. */
+  home?: string;
+  /** The OS confinement for plugin processes (default: the sandbox's); where it does not work they run unconfined and confinement() says why. */
+  confiner?: PluginConfiner;
   loadTimeoutMs?: number;
   memoryLimitMb?: number;
+  /** Console output kept per call (default 64 KB). */
+  maxOutputBytes?: number;
   onOutput?: (plugin: string, text: string) => void;
 }
 
 interface Entry {
   stamp: string;
-  worker: PluginWorker | null;
+  worker: PluginHostProcess | null;
   info: Promise<PluginInfo>;
 }
 
 /**
  * The installed plugins (spec 3.4): every module in `$PEPE_HOME/plugins/`, each loaded in its own
- * worker thread and matched by shape, plus occupants registered in-process by another extension.
+ * host process (one per file: a plugin that loops, exits or is killed takes only itself down, and
+ * each gets its own data folder and network decision) and matched by shape, plus occupants
+ * registered in-process by another extension.
  */
 export class PluginRegistry {
   private entries = new Map<string, Entry>();
@@ -50,7 +64,21 @@ export class PluginRegistry {
   /** The file plugins as last listed, keyed by every file's stamp (the guard's hot path, see list()). */
   private listed: { signature: string; infos: PluginInfo[] } | null = null;
 
-  constructor(readonly dir: string, private readonly options: PluginRegistryOptions = {}) {}
+  private lastConfinement: ConfinementStatus | null = null;
+  readonly home: string;
+
+  constructor(readonly dir: string, private readonly options: PluginRegistryOptions = {}) {
+    this.home = options.home ?? dirname(dir);
+  }
+
+  /** Whether plugin processes run confined, and why not when they do not. */
+  async confinement(): Promise<ConfinementStatus> {
+    return this.confiner.status();
+  }
+
+  private get confiner(): PluginConfiner {
+    return this.options.confiner ?? osConfiner;
+  }
 
   async files(): Promise<string[]> {
     let names: string[];
@@ -138,8 +166,8 @@ export class PluginRegistry {
     return (await this.list()).find((p) => p.name === name && !p.error);
   }
 
-  /** The worker hosting a file plugin (started on first use). */
-  workerFor(file: string): PluginWorker | undefined {
+  /** The process hosting a file plugin (started on first use). */
+  workerFor(file: string): PluginHostProcess | undefined {
     return this.entries.get(file)?.worker ?? undefined;
   }
 
@@ -177,17 +205,27 @@ export class PluginRegistry {
       } catch (e) {
         return { file, name: null, slot: null, functions: [], error: `failed to load: ${errorMessage(e)}`, source: 'file' };
       }
-      const worker = new PluginWorker(file, {
+      const dataDir = pluginDataDir(this.home, file);
+      // Network only for a web_search occupant; known once the plugin said which slot it claims.
+      let network = false;
+      const worker = new PluginHostProcess(file, {
         code,
         version: stamp,
-        env: this.options.env?.(),
+        dataDir,
+        env: () => pluginEnv(this.options.env?.() ?? {}, this.options.exposeEnv?.() ?? []),
+        launch: confinedLauncher(this.confiner, () => pluginPolicy(this.home, file, dataDir, network), (st) => (this.lastConfinement = st)),
         loadTimeoutMs: this.options.loadTimeoutMs,
         memoryLimitMb: this.options.memoryLimitMb,
+        maxOutputBytes: this.options.maxOutputBytes,
         onOutput: (text) => this.options.onOutput?.(basename(file), text),
       });
       entry.worker = worker;
       try {
         const shape: PluginShape = await worker.load();
+        if (shape.slot === 'web_search' && this.lastConfinement?.confined) {
+          network = true;
+          worker.recycle();
+        }
         return { file, name: shape.name, slot: shape.slot, functions: shape.functions, error: null, source: 'file' };
       } catch (e) {
         worker.dispose();
@@ -199,24 +237,14 @@ export class PluginRegistry {
   }
 
   /**
-   * Loads a plugin file in this thread. Only for the harness, which must call back into the
-   * turn (spec 3.3); every other slot's plugin runs in its worker.
+   * A harness plugin as the runtime calls it (spec 3.3): its `run` goes to the plugin's process,
+   * its `opts.onEvent` events come back as messages, the turn's signal asks it to stop, and the
+   * deadline ends the process (a synchronous loop included).
    */
-  async loadInProcess(info: PluginInfo): Promise<InProcessPlugin> {
-    const code = await transpiledSource(info.file);
-    let mod: Record<string, unknown>;
-    if (code !== undefined) {
-      const m = { exports: {} as Record<string, unknown> };
-      new Function('module', 'exports', 'require', '__filename', '__dirname', code)(m, m.exports, createRequire(info.file), info.file, dirname(info.file));
-      mod = m.exports;
-    } else {
-      mod = (await import(`${pathToFileURL(info.file).href}?v=${Date.now()}`)) as Record<string, unknown>;
-    }
-    const candidate = typeof mod.name === 'function' ? mod : (mod.default as Record<string, unknown> | undefined);
-    if (!candidate || typeof candidate.name !== 'function' || typeof candidate.slot !== 'function') {
-      throw new Error(`${basename(info.file)} does not export name() and slot()`);
-    }
-    return candidate as InProcessPlugin;
+  harnessPlugin(info: PluginInfo, deadlineMs: number): HarnessProxy {
+    const worker = this.workerFor(info.file);
+    if (!worker || !info.name) throw new PluginCallError('error', `plugin "${info.name ?? basename(info.file)}" is not loaded`);
+    return harnessProxy(worker, info.name, deadlineMs);
   }
 
   dispose(): void {
@@ -233,6 +261,5 @@ export class PluginRegistry {
 async function transpiledSource(file: string): Promise<string | undefined> {
   const ext = extname(file);
   if (ext !== '.ts' && ext !== '.js') return undefined;
-  const source = await readFile(file, 'utf8');
-  return transform(source, { transforms: ext === '.ts' ? ['typescript', 'imports'] : ['imports'], filePath: file }).code;
+  return transpileUserModule(file, await readFile(file, 'utf8'));
 }

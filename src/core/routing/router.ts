@@ -1,7 +1,6 @@
 import type { PepeConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
-import type { RunTurnOptions } from '../runtime/agent-runtime.js';
-import type { EventSink, TurnResult } from '../runtime/events.js';
+import type { EventSink, RunTurnOptions, TurnResult } from '../events.js';
 import type { RoutingHooks, ToolOutcome } from '../tools/tool.js';
 import { canMessage } from './route-graph.js';
 
@@ -26,7 +25,7 @@ export interface RunRouting {
  */
 export function routingFor(
   deps: RouterDeps,
-  run: { agent: string; chain: string[]; signal: AbortSignal; emit: EventSink; personPresent: boolean },
+  run: { agent: string; chain: string[]; signal: AbortSignal; emit: EventSink; personPresent: boolean; permissions?: RunTurnOptions['callerRun'] },
 ): RunRouting {
   let switchTo: string | undefined;
   const refuse = (content: string): ToolOutcome => ({ content, isError: true });
@@ -47,7 +46,7 @@ export function routingFor(
       let result: TurnResult;
       try {
         // A fresh run: the callee's own model chain, tools, slots and memory, none of our history.
-        result = await deps.runTurn({ agent: to, text: message, parentChain: chain, signal: run.signal, onEvent: run.emit, personPresent: run.personPresent, sessionTitle: `routed from ${chain.join(' → ')}` });
+        result = await deps.runTurn({ agent: to, text: message, parentChain: chain, signal: run.signal, onEvent: run.emit, personPresent: run.personPresent, origin: 'routed', ...(run.permissions ? { callerRun: run.permissions } : {}), sessionTitle: `routed from ${chain.join(' → ')}` });
       } catch (e) {
         run.emit({ type: 'route_call', path: chain, phase: 'end', id, from: agent, to, chain: routeChain, result: errorMessage(e), isError: true });
         return refuse(`${to} could not answer: ${errorMessage(e)}`);

@@ -1,60 +1,103 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import {
-  composePrompt,
-  inputMessages,
-  modelHistory,
-  outputMessages,
-  runBootstrap,
-  runInput,
-  runOutput,
-  RUNTIME_RECORD_FIELD,
-  type PipelineSelection,
-  type Sdk,
-  type ToolSelection,
-} from '../cores/index.js';
-import type { Tool, ToolContext } from '../tools/tool.js';
-import { PluginCallError } from '../plugins/plugin-worker.js';
-import { CoreCache } from './core-cache.js';
-import { RuntimeCoreHost } from './core-host.js';
+import type { Builtins } from '../builtins.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
+import { composePrompt, inputMessages, modelHistory, outputMessages, runBootstrap, runInput, runOutput, RUNTIME_RECORD_FIELD, type Sdk, type ToolSelection } from '../cores/index.js';
 import { errorMessage, UsageError } from '../errors.js';
+import type { EventSink, RunTurnOptions, TurnResult, TurnStatus } from '../events.js';
+import type { EventLog } from '../log.js';
 import type { Message } from '../messages.js';
 import type { CreateProviderOptions } from '../models/factory.js';
-import { markOutsideContent, newRunState, PermissionBarrier, type BarrierEvent, type PendingApprovals, type Prompter } from '../permissions/index.js';
-type JsonValue = Sdk.JsonValue;
-import type { LogRecord } from '../log.js';
-import { HarnessResult, type HarnessPlugin } from '../slots/contracts.js';
-import type { Pepe } from '../pepe.js';
-import { staticChain, modelRef } from '../slots/builtin/model-select.js';
-import type { ModelRef } from '../slots/contracts.js';
-import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';
+import type { PepePaths } from '../paths.js';
+import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
 import { routingFor } from '../routing/router.js';
+import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';
+import { modelRef, staticChain } from '../slots/builtin/model-select.js';
+import type { ModelRef } from '../slots/contracts.js';
+import type { SlotService } from '../slots/slot-service.js';
 import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
-import type { EventSink, TurnEvent, TurnResult } from './events.js';
-import { followUpMessage } from './follow-up.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
+import { logRecord, toTurnEvent } from './barrier-events.js';
+import { CoreCache } from './core-cache.js';
+import { RuntimeCoreHost } from './core-host.js';
+import { followUpMessage, type FollowUpItem } from './follow-up.js';
+import { invokeTool, type InvokeEnv, type ToolCallRequest } from './invoke-tool.js';
+import { LruMap } from './lru-map.js';
+import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
-import type { SessionStore } from './session-store.js';
 import type { UsageLedger } from './usage.js';
 
-export interface RunTurnOptions {
-  agent: string;
-  text: string;
-  /** Resume this session; a new one is started when absent. */
-  sessionId?: string;
-  /** An explicit model bypasses the model_select slot (spec 3.3). */
-  model?: string;
-  signal?: AbortSignal;
-  onEvent?: EventSink;
-  /** Route chain of the caller for a routed run (spec 6.2); empty for a user's turn. */
-  parentChain?: string[];
-  /** False when nobody can be asked (pepe run without a TTY, --no-input, heartbeat). */
-  personPresent?: boolean;
-  /** Title for a new session (routed runs are titled after their caller's chain). */
-  sessionTitle?: string;
-  /** For a child agent run by an agent core (spec 7): which pipeline slots and tools it gets. */
-  child?: { input: PipelineSelection; output: PipelineSelection; tools: ToolSelection; useBootstrap: boolean };
+export type { RunTurnOptions } from '../events.js';
+type JsonValue = Sdk.JsonValue;
+
+/**
+ * What the runtime needs, and nothing more: it never reaches back into the facade (issue 11).
+ * The facade (pepe.ts) wires these from its own parts.
+ */
+export interface RuntimeDeps {
+  /** The configuration now; a running turn keeps the one it started with (spec 2). */
+  config: () => PepeConfig;
+  env: NodeJS.ProcessEnv;
+  paths: PepePaths;
+  slots: SlotService;
+  builtins: Builtins;
+  /** Where barrier decisions are recorded. */
+  log: Pick<EventLog, 'write'>;
+  /** Route edits made by set_route (through the config store). */
+  routes: { add(from: string, to: string): Promise<boolean>; remove(from: string, to: string): Promise<boolean> };
+  /** Spec 5.2 "Always": the tool joins the agent's persisted auto_approve. */
+  allowAlways: (agent: string, tool: string) => Promise<void>;
+  sessions: SessionStore;
+  usage: UsageLedger;
+  pending: PendingApprovals;
+  prompter: Prompter | null;
+  workspace: string;
+  tools?: ToolRegistry;
+  providerOptions?: CreateProviderOptions;
+  /** Workspace Trust (spec 7): when false, agent cores run only base_input/base_output. */
+  trusted: () => boolean;
 }
+
+export type RuntimeTurnResult = TurnResult & { coreResult?: JsonValue | null };
+
+/** Everything `prepare` settles before the turn's work starts. */
+interface PreparedTurn {
+  opts: RunTurnOptions;
+  config: PepeConfig;
+  agentConfig: AgentConfig;
+  chain: string[];
+  signal: AbortSignal;
+  emit: EventSink;
+  turnId: string;
+  sessionId: string;
+  session: LoadedSession;
+  persist: (m: Message) => void;
+  personPresent: boolean;
+  run: RunPermissionState;
+  barrier: PermissionBarrier;
+  tools: Tool<any>[];
+  toolContext: ToolContext;
+  invokeEnv: InvokeEnv;
+  switchTo: () => string | undefined;
+  /** The user's text, after the results of parked calls resolved since the last turn. */
+  rawText: string;
+  followUp: FollowUpItem[] | null;
+}
+
+interface TurnOutcome {
+  content: string;
+  status: TurnStatus;
+  error?: string;
+  messages: Message[];
+  coreResult: JsonValue | null;
+}
+
+const DEFAULT_MAX_STEPS = 50;
+/**
+ * Barriers kept for recent sessions (their "allow for this session" grants). A session evicted
+ * after this many others were used asks again: it fails closed, never open.
+ */
+export const MAX_SESSION_BARRIERS = 64;
 
 /** Spec 7 child agents: 'none' hides every tool; a list narrows the child's configured tools. */
 function narrowTools(tools: Tool<any>[], selection: ToolSelection): Tool<any>[] {
@@ -68,43 +111,57 @@ function asRecord(m: Message): Message {
   return { ...m, [RUNTIME_RECORD_FIELD]: true } as Message;
 }
 
-export interface RuntimeDeps {
-  pepe: Pepe;
-  sessions: SessionStore;
-  usage: UsageLedger;
-  pending: PendingApprovals;
-  prompter: Prompter | null;
-  workspace: string;
-  tools?: ToolRegistry;
-  providerOptions?: CreateProviderOptions;
-  /** Workspace Trust (spec 7): when false, agent cores run only base_input/base_output. */
-  trusted: () => boolean;
-}
-
-const DEFAULT_MAX_STEPS = 50;
-
 /**
- * Runs turns (spec 4.1): resolves the agent and its session, hands the turn to a harness plugin
- * when one is pinned, otherwise to the built-in loop, and writes the transcript as it goes.
+ * Runs turns (spec 4.1) in three steps: `prepare` (agent, session, barrier, tools, parked calls
+ * that came back, the model chain), `run` (an agent core's input pipeline, then the harness
+ * plugin or the built-in loop, then the output pipeline) and `finish` (turn_end and the result).
  */
 export class AgentRuntime {
   readonly tools: ToolRegistry;
-  private readonly cores = new CoreCache();
+  // Agent-core modules run in their own processes (spec 3.3), their console output to the log.
+  private readonly cores = new CoreCache(() => ({
+    home: this.deps.paths.home,
+    env: this.deps.env,
+    onOutput: (text) => this.deps.log.write({ kind: 'plugin_output', plugin: 'agent-core', text }),
+  }));
   /** One barrier per session: it holds the session's "allow for this session" grants. */
-  private barriers = new Map<string, { barrier: PermissionBarrier; sink: { emit: EventSink } }>();
+  private readonly barriers = new LruMap<string, { barrier: PermissionBarrier; sink: { emit: EventSink } }>(MAX_SESSION_BARRIERS);
+
+  /** Ends what the runtime started that outlives a turn (agent-core module processes). */
+  dispose(): void {
+    this.cores.dispose();
+  }
 
   constructor(private readonly deps: RuntimeDeps) {
     this.tools = deps.tools ?? new ToolRegistry([...BUILTIN_TOOLS, ...ROUTING_TOOLS]);
   }
 
-  async runTurn(opts: RunTurnOptions): Promise<TurnResult & { coreResult?: JsonValue | null }> {
-    const { pepe, sessions } = this.deps;
-    // A running turn keeps the configuration it started with (spec 2).
-    const config: PepeConfig = pepe.config;
+  async runTurn(opts: RunTurnOptions): Promise<RuntimeTurnResult> {
+    const turn = await this.prepare(opts);
+    let models: ModelRef[] = [];
+    try {
+      models = opts.model ? [modelRef(turn.config, opts.model)] : await this.chainFor(turn);
+    } finally {
+      turn.emit({ type: 'turn_start', path: turn.chain, agent: opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, model: models[0]?.id ?? null });
+      if (turn.followUp) turn.emit({ type: 'approval_followup', path: turn.chain, items: turn.followUp });
+    }
+    try {
+      const outcome = await this.run(turn, models);
+      return this.finish(turn, outcome, turn.switchTo());
+    } catch (e) {
+      const message = errorMessage(e);
+      turn.emit({ type: 'error', path: turn.chain, message, recoverable: false });
+      return this.finish(turn, { content: '', status: turn.signal.aborted ? 'cancelled' : 'error', error: message, messages: [], coreResult: null }, undefined);
+    }
+  }
+
+  /** The agent, its session and everything a tool call of this turn goes through. */
+  private async prepare(opts: RunTurnOptions): Promise<PreparedTurn> {
+    const { sessions } = this.deps;
+    const config = this.deps.config();
     const agentConfig = config.agents?.[opts.agent];
     if (!agentConfig) throw new UsageError(`unknown agent "${opts.agent}"; add it with: pepe agent add ${opts.agent} --model mock`);
     const chain = [...(opts.parentChain ?? []), opts.agent];
-    const path = chain;
     const signal = opts.signal ?? new AbortController().signal;
     const emit: EventSink = (e) => opts.onEvent?.(e);
     const turnId = randomBytes(4).toString('hex');
@@ -112,136 +169,165 @@ export class AgentRuntime {
     let sessionId = opts.sessionId;
     if (sessionId && !sessions.exists(opts.agent, sessionId)) throw new UsageError(`no session ${sessionId} for agent ${opts.agent}; see pepe sessions list ${opts.agent}`);
     if (!sessionId) {
-      sessionId = sessions.create(opts.agent);
-      if (opts.sessionTitle) sessions.rename(opts.agent, sessionId, opts.sessionTitle);
+      const origin = opts.origin ?? (opts.parentChain?.length ? 'routed' : 'user');
+      sessionId = sessions.create(opts.agent, { origin, ...(opts.sessionTitle ? { title: opts.sessionTitle } : {}) });
     }
-    const session = sessions.load(opts.agent, sessionId);
-    const history = session.messages;
-    const persist = (m: Message) => sessions.appendMessage(opts.agent, sessionId!, m, { turnId });
+    const id = sessionId;
+    const session = sessions.load(opts.agent, id);
 
     const personPresent = (opts.personPresent ?? true) && !!this.deps.prompter?.interactive;
-    const run = newRunState();
-    const barrier = this.barrierFor(sessionId, personPresent, emit);
+    // Taint follows the data: a routed or child run starts with its caller's outside content.
+    const run = newRunState(opts.callerRun ? { taskGrants: [], readOutsideWorkspace: false, ...opts.callerRun } : undefined);
+    const barrier = this.barrierFor(id, personPresent, emit);
     const routing = routingFor(
-      { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => pepe.routeAdd(f, t), routeRemove: (f, t) => pepe.routeRemove(f, t) },
-      { agent: opts.agent, chain, signal, emit, personPresent },
+      { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
+      { agent: opts.agent, chain, signal, emit, personPresent, permissions: run },
     );
-    const tools = narrowTools(this.tools.visibleTo(agentConfig), opts.child?.tools ?? 'all');
     const toolContext: ToolContext = {
       agent: opts.agent,
       agentConfig,
       chain,
-      sessionId,
+      sessionId: id,
       workspace: this.deps.workspace,
       config,
-      env: pepe.env,
-      paths: pepe.paths,
-      slots: pepe.slots,
-      builtins: pepe.builtins,
+      env: this.deps.env,
+      paths: this.deps.paths,
+      slots: this.deps.slots,
+      builtins: this.deps.builtins,
       routing: routing.hooks,
       signal,
       emit,
       markOutsideContent: (source) => markOutsideContent(run, source),
+      outsideContent: () => (run.tookInOutsideContent ? run.outsideContentSources : []),
+      workspaceTrusted: this.deps.trusted(),
     };
+    // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
+    const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent) };
 
-    // Parked calls a person resolved since the last turn come back first (spec 5.4).
-    const followUp = await followUpMessage(this.deps.pending, this.tools, opts.agent, sessionId, (tool, args, cwd) =>
-      this.executeApproved(opts.agent, agentConfig, config, chain, sessionId!, tool, args, cwd, signal, emit),
-    );
-    const rawText = followUp ? `${followUp.text}\n\n${opts.text}` : opts.text;
-    let messages: Message[] = [];
+    // Parked calls a person resolved since the last turn come back first (spec 5.4), and run
+    // only where they were approved.
+    const visible = new Map(this.tools.visibleTo(agentConfig).map((t) => [t.name, t]));
+    const followUp = await followUpMessage(this.deps.pending, this.tools, opts.agent, id, async (parked) => {
+      const approved = { cwd: parked.cwd, ...(parked.facts ? { facts: parked.facts } : {}), risks: (parked.riskHints ?? []).map((h) => h.kind) };
+      const r = await invokeTool(visible, { id: parked.toolCallId ?? parked.id, name: parked.tool, arguments: parked.args }, invokeEnv, { approved });
+      return { ...r, ran: r.stage === 'ran' };
+    });
+    return {
+      opts,
+      config,
+      agentConfig,
+      chain,
+      signal,
+      emit,
+      turnId,
+      sessionId: id,
+      session,
+      persist: (m) => sessions.appendMessage(opts.agent, id, m, { turnId }),
+      personPresent,
+      run,
+      barrier,
+      tools: narrowTools(this.tools.visibleTo(agentConfig), opts.child?.tools ?? 'all'),
+      toolContext,
+      invokeEnv,
+      switchTo: () => routing.switchTo(),
+      rawText: followUp ? `${followUp.text}\n\n${opts.text}` : opts.text,
+      followUp: followUp?.items ?? null,
+    };
+  }
+
+  /** The turn's work: an agent core's pipelines around the harness plugin or the built-in loop. */
+  private async run(turn: PreparedTurn, models: ModelRef[]): Promise<TurnOutcome> {
+    const { opts, agentConfig, chain: path, signal, emit, session, persist, rawText, turnId } = turn;
+    const history = session.messages;
+    // Spec 7: an agent core shapes the turn before and after the model.
+    const core = agentConfig.core ? this.cores.get(resolve(this.deps.paths.home, agentConfig.core), this.deps.trusted()) : null;
+    const byName = new Map(turn.tools.map((t) => [t.name, t]));
+    const host = core
+      ? new RuntimeCoreHost({
+          agent: opts.agent, agentConfig, sessionId: turn.sessionId, workspace: this.deps.workspace, chain: path,
+          invoke: (call: ToolCallRequest) => invokeTool(byName, call, turn.invokeEnv), sessions: this.deps.sessions,
+          sessionState: session.state, coreStateFile: join(this.deps.paths.agents, opts.agent, 'core-state.json'), personPresent: turn.personPresent, signal, emit,
+          run: turn.run, runTurn: (o) => this.runTurn(o),
+        })
+      : null;
+
+    const system = this.systemMessages(opts.agent, agentConfig, turn.config);
+    let messages: Message[];
+    if (core && host) {
+      let bootstrap = (opts.child?.useBootstrap ?? true) ? session.bootstrap : [];
+      if (bootstrap === null) {
+        // Bootstrap runs once per session; its snapshot is persisted and re-injected every turn.
+        bootstrap = (await runBootstrap(core, host, { signal })).texts;
+        this.deps.sessions.appendBootstrap(opts.agent, turn.sessionId, bootstrap);
+      }
+      const input = await runInput(core, host, { rawText, turnId, history, signal, ...(opts.child ? { selection: opts.child.input } : {}) });
+      for (const notice of input.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
+      const withSkills = host.skills.length ? [...system, { role: 'system' as const, content: host.skills.join('\n\n') }] : system;
+      messages = composePrompt({ system: withSkills, bootstrap: bootstrap ?? [], history, context: input.context });
+      for (const m of inputMessages(input.context).persist) persist(m);
+    } else {
+      const userMessage: Message = { role: 'user', content: rawText };
+      persist(userMessage);
+      messages = [...system, ...modelHistory(history), userMessage];
+    }
+
+    let content: string;
+    let status: TurnStatus = 'ok';
+    let error: string | undefined;
+    const harness = this.deps.slots.harnessConfigured(opts.agent);
+    if (harness) {
+      // Spec 3.3: the harness answers the whole turn, inside the slot guard; its failure is the turn's error.
+      const onDelta = (text: string) => emit({ type: 'assistant_delta', path, text });
+      const answer = await this.deps.slots.runHarness(opts.agent, agentConfig, messages, { signal, onDelta }, { emit, path });
+      content = answer.result.content;
+      (core ? (m: Message) => persist(asRecord(m)) : persist)({ role: 'assistant', content });
+      emit({ type: 'assistant_message', path, content, toolCalls: [], model: `harness:${harness}` });
+    } else {
+      if (!models.length) throw new UsageError(`no model configured for agent ${opts.agent}: set "model" for it, or "default_model_chain"`);
+      const out = await runBuiltinLoop({
+        agent: opts.agent,
+        agentConfig,
+        config: turn.config,
+        chain: path,
+        sessionId: turn.sessionId,
+        turnId,
+        messages,
+        models,
+        tools: turn.tools,
+        barrier: turn.barrier,
+        run: turn.run,
+        sandbox: turn.invokeEnv.sandbox,
+        toolContext: turn.toolContext,
+        slots: this.deps.slots,
+        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null },
+        maxSteps: turn.config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
+        signal,
+        emit,
+        persist,
+        onCompacted: (all) => this.deps.sessions.appendCompaction(opts.agent, turn.sessionId, all.filter((m) => m.role !== 'system')),
+        ...(core ? { recordFinal: asRecord } : {}),
+      });
+      messages = out.messages;
+      ({ content, status, error } = out);
+    }
+
     let coreResult: JsonValue | null = null;
-    const finish = (content: string, status: TurnResult['status'], error?: string, all: Message[] = messages, switchTo?: string) => {
-      const extra = { ...(error ? { error } : {}), ...(switchTo ? { switchTo } : {}) };
-      emit({ type: 'turn_end', path, agent: opts.agent, sessionId: sessionId!, turnId, content, status, ...extra });
-      return { agent: opts.agent, sessionId: sessionId!, turnId, content, status, ...extra, tookInOutsideContent: run.tookInOutsideContent, messages: all, coreResult };
-    };
-
-    let models: ModelRef[] = [];
-    try {
-      models = opts.model ? [modelRef(config, opts.model)] : await this.chainFor(opts.agent, agentConfig, config, path, emit);
-    } finally {
-      emit({ type: 'turn_start', path, agent: opts.agent, sessionId, turnId, model: models[0]?.id ?? null });
-      if (followUp) emit({ type: 'approval_followup', path, items: followUp.items });
+    if (core && host && status !== 'cancelled') {
+      const output = await runOutput(core, host, { responseText: content, rawText, turnId, history, signal, ...(opts.child ? { selection: opts.child.output } : {}) });
+      for (const m of outputMessages(content, output.sent).persist) persist(m);
+      for (const notice of output.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
+      coreResult = output.result;
+      content = output.delivered;
     }
+    return { content, status, ...(error ? { error } : {}), messages, coreResult };
+  }
 
-    try {
-      // Spec 7: an agent core shapes the turn before and after the model.
-      const core = agentConfig.core ? this.cores.get(resolve(pepe.paths.home, agentConfig.core), this.deps.trusted()) : null;
-      const host = core
-        ? new RuntimeCoreHost({
-            agent: opts.agent, agentConfig, sessionId, workspace: this.deps.workspace, chain, tools, toolContext, barrier, run, sessions,
-            sessionState: session.state, coreStateFile: join(pepe.paths.agents, opts.agent, 'core-state.json'), personPresent, signal, emit,
-            runTurn: (o) => this.runTurn(o),
-          })
-        : null;
-      const system = this.systemMessages(opts.agent, agentConfig, config);
-      if (core && host) {
-        const useBootstrap = opts.child?.useBootstrap ?? true;
-        let bootstrap = useBootstrap ? session.bootstrap : [];
-        if (bootstrap === null) {
-          // Bootstrap runs once per session; its snapshot is persisted and re-injected every turn.
-          bootstrap = (await runBootstrap(core, host, { signal })).texts;
-          sessions.appendBootstrap(opts.agent, sessionId, bootstrap);
-        }
-        const input = await runInput(core, host, { rawText, turnId, history, signal, ...(opts.child ? { selection: opts.child.input } : {}) });
-        for (const notice of input.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
-        const withSkills = host.skills.length ? [...system, { role: 'system' as const, content: host.skills.join('\n\n') }] : system;
-        messages = composePrompt({ system: withSkills, bootstrap: bootstrap ?? [], history, context: input.context });
-        for (const m of inputMessages(input.context).persist) persist(m);
-      } else {
-        const userMessage: Message = { role: 'user', content: rawText };
-        persist(userMessage);
-        messages = [...system, ...modelHistory(history), userMessage];
-      }
-
-      let content: string;
-      let status: TurnResult['status'] = 'ok';
-      let error: string | undefined;
-      const harness = await pepe.slots.harnessFor(opts.agent);
-      if (harness) {
-        [content, status, error] = await this.runHarnessPlugin(harness, opts.agent, agentConfig, messages, signal, emit, core ? (m) => persist(asRecord(m)) : persist, path);
-      } else {
-        if (!models.length) throw new UsageError(`no model configured for agent ${opts.agent}: set "model" for it, or "default_model_chain"`);
-        const out = await runBuiltinLoop({
-          agent: opts.agent,
-          agentConfig,
-          config,
-          chain,
-          sessionId,
-          turnId,
-          messages,
-          models,
-          tools,
-          barrier,
-          run,
-          toolContext,
-          slots: pepe.slots,
-          modelDeps: { config, env: pepe.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null },
-          maxSteps: config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
-          signal,
-          emit,
-          persist,
-          onCompacted: (all) => sessions.appendCompaction(opts.agent, sessionId!, all.filter((m) => m.role !== 'system')),
-          ...(core ? { recordFinal: asRecord } : {}),
-        });
-        messages = out.messages;
-        ({ content, status, error } = out);
-      }
-
-      if (core && host && status !== 'cancelled') {
-        const output = await runOutput(core, host, { responseText: content, rawText, turnId, history, signal, ...(opts.child ? { selection: opts.child.output } : {}) });
-        for (const m of outputMessages(content, output.sent).persist) persist(m);
-        for (const notice of output.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
-        coreResult = output.result;
-        content = output.delivered;
-      }
-      return finish(content, status, error, messages, routing.switchTo());
-    } catch (e) {
-      const message = errorMessage(e);
-      emit({ type: 'error', path, message, recoverable: false });
-      return finish('', signal.aborted ? 'cancelled' : 'error', message);
-    }
+  /** turn_end for the surface, and the result for the caller. */
+  private finish(turn: PreparedTurn, outcome: TurnOutcome, switchTo: string | undefined): RuntimeTurnResult {
+    const extra = { ...(outcome.error ? { error: outcome.error } : {}), ...(switchTo ? { switchTo } : {}) };
+    const base = { agent: turn.opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, content: outcome.content, status: outcome.status, ...extra };
+    turn.emit({ type: 'turn_end', path: turn.chain, ...base });
+    return { ...base, tookInOutsideContent: turn.run.tookInOutsideContent, messages: outcome.messages, coreResult: outcome.coreResult };
   }
 
   private systemMessages(agent: string, agentConfig: AgentConfig, config: PepeConfig): Message[] {
@@ -254,10 +340,10 @@ export class AgentRuntime {
   }
 
   /** Spec 3.3: model_select is asked once per turn, before the chain is walked. */
-  private async chainFor(agent: string, agentConfig: AgentConfig, config: PepeConfig, path: string[], emit: EventSink): Promise<ModelRef[]> {
-    const answer = await this.deps.pepe.slots.modelChain(agent, agentConfig, this.deps.usage.tiers(config), async () => staticChain(config, agentConfig));
-    if (answer.fallback) emit({ type: 'slot_fallback', path, slot: 'model_select', occupant: answer.occupant, reason: answer.fallback.reason, detail: answer.fallback.detail, outcome: 'builtin' });
-    return answer.result;
+  private async chainFor(turn: PreparedTurn): Promise<ModelRef[]> {
+    const { opts, agentConfig, config, emit, chain } = turn;
+    // The built-in reads the configuration this turn started with.
+    return (await this.deps.slots.modelChain(opts.agent, agentConfig, { emit, path: chain }, async () => staticChain(config, agentConfig))).result;
   }
 
   private barrierFor(sessionId: string, personPresent: boolean, emit: EventSink): PermissionBarrier {
@@ -269,10 +355,12 @@ export class AgentRuntime {
         prompter: personPresent ? this.deps.prompter : null,
         pending: this.deps.pending,
         sessionId,
-        persistAlwaysAllow: (agent, tool) => this.deps.pepe.allowAlways(agent, tool),
+        persistAlwaysAllow: (agent, tool) => this.deps.allowAlways(agent, tool),
+        // Commands that write into this Pepe's home are refused whatever was approved (issue 13).
+        catastrophes: { ...defaultCatastropheContext(this.deps.env), pepeHome: this.deps.paths.home },
         onEvent: (e) => {
           sink.emit(toTurnEvent(e));
-          this.deps.pepe.log.write(logRecord(e));
+          this.deps.log.write(logRecord(e));
         },
       });
       entry = { barrier, sink };
@@ -282,88 +370,4 @@ export class AgentRuntime {
     entry.sink.emit = emit;
     return entry.barrier;
   }
-
-  private async runHarnessPlugin(
-    harness: { name: string; plugin: HarnessPlugin },
-    agent: string,
-    agentConfig: AgentConfig,
-    messages: Message[],
-    signal: AbortSignal,
-    emit: EventSink,
-    persist: (m: Message) => void,
-    path: string[],
-  ): Promise<[string, TurnResult['status'], string?]> {
-    const started = performance.now();
-    const deadline = this.deps.pepe.slots.deadlineMs('harness');
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const result = await Promise.race([
-        Promise.resolve(
-          harness.plugin.run({ name: agent, ...agentConfig }, messages, {
-            signal,
-            onEvent: (e) => {
-              if (e.type === 'assistant_delta' && typeof e.text === 'string') emit({ type: 'assistant_delta', path, text: e.text });
-            },
-          }),
-        ),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new PluginCallError('timeout', `no answer within ${deadline} ms`)), deadline);
-        }),
-      ]);
-      const parsed = HarnessResult.safeParse(result);
-      if (!parsed.success) throw new PluginCallError('malformed', `result does not match the harness contract: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-      persist({ role: 'assistant', content: parsed.data.content });
-      emit({ type: 'assistant_message', path, content: parsed.data.content, toolCalls: [], model: `harness:${harness.name}` });
-      return [parsed.data.content, 'ok', undefined];
-    } catch (e) {
-      // Spec 3.3: the harness's failure is the turn's error; the built-in loop never re-runs it.
-      throw this.deps.pepe.slots.harnessFailed(agent, harness.name, e, performance.now() - started);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Runs a call a person approved after it was parked, where it would have run (its cwd). */
-  private async executeApproved(agent: string, agentConfig: AgentConfig, config: PepeConfig, chain: string[], sessionId: string, toolName: string, args: unknown, cwd: string, signal: AbortSignal, emit: EventSink) {
-    const tool = this.tools.get(toolName);
-    if (!tool) return { content: `unknown tool ${toolName}`, isError: true };
-    // The parked cwd is already the absolute directory the call was to run in.
-    const { cwd: _relative, ...rest } = (args ?? {}) as Record<string, unknown>;
-    const parsed = tool.input.safeParse(rest);
-    if (!parsed.success) return { content: `invalid arguments for ${toolName}`, isError: true };
-    const { pepe } = this.deps;
-    try {
-      return await tool.execute(parsed.data, {
-        agent, agentConfig, chain, sessionId, workspace: cwd, config, env: pepe.env, paths: pepe.paths, slots: pepe.slots, builtins: pepe.builtins,
-        signal, emit, markOutsideContent: () => undefined,
-      });
-    } catch (e) {
-      return { content: `${toolName} failed: ${errorMessage(e)}`, isError: true };
-    }
-  }
-}
-
-function logRecord(e: BarrierEvent): LogRecord {
-  if (e.type === 'approval_requested') {
-    const r = e.request;
-    return { kind: 'info', message: 'approval_requested', id: r.id, agent: r.agent, chain: r.chain, tool: r.tool, summary: r.summary };
-  }
-  return { kind: 'info', message: 'approval_decided', id: e.requestId, agent: e.agent, chain: e.chain, tool: e.tool, allowed: e.allowed, by: e.by, decision: e.decision?.kind ?? null, pendingId: e.pendingId ?? null };
-}
-
-function toTurnEvent(e: BarrierEvent): TurnEvent {
-  if (e.type === 'approval_requested') {
-    const r = e.request;
-    return { type: 'approval_requested', path: r.chain, id: r.id, tool: r.tool, arguments: r.args, chain: r.chain, summary: r.summary, reasons: [r.whyText] };
-  }
-  return {
-    type: 'approval_decided',
-    path: e.chain,
-    id: e.requestId ?? e.pendingId ?? '',
-    tool: e.tool,
-    allowed: e.allowed,
-    by: e.by,
-    decision: e.decision?.kind ?? null,
-    reason: e.reason ?? null,
-  };
 }

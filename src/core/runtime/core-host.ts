@@ -3,14 +3,12 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { errorMessage } from '../errors.js';
 import type { ChildAgentRequest, CoreEvent, CoreHost, SlotRef, StateScope } from '../cores/index.js';
 import type { Sdk } from '../cores/index.js';
-import type { PermissionBarrier, RunPermissionState } from '../permissions/index.js';
 import { MANAGE_ROUTING_SKILL } from '../routing/tools.js';
-import type { Tool, ToolContext } from '../tools/tool.js';
-import type { EventSink, TurnResult } from './events.js';
-import type { RunTurnOptions } from './agent-runtime.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { InvokeResult, ToolCallRequest } from './invoke-tool.js';
+import type { EventSink, RunTurnOptions, TurnResult } from '../events.js';
 import type { SessionStore } from './session-store.js';
 
 /** Skills an agent core may activate for a turn (spec 7, `ctx.skills.activate`). */
@@ -22,16 +20,16 @@ export interface RuntimeCoreHostDeps {
   sessionId: string;
   workspace: string;
   chain: string[];
-  tools: Tool<any>[];
-  toolContext: ToolContext;
-  barrier: PermissionBarrier;
-  run: RunPermissionState;
+  /** The turn's tool invoker over the agent's visible tools (the same one the built-in loop uses). */
+  invoke: (call: ToolCallRequest) => Promise<InvokeResult>;
   sessions: SessionStore;
   sessionState: Record<string, unknown>;
   coreStateFile: string;
   personPresent: boolean;
   signal: AbortSignal;
   emit: EventSink;
+  /** The turn's taint, handed to child agents (taint follows the data). */
+  run?: RunTurnOptions['callerRun'];
   runTurn: (opts: RunTurnOptions) => Promise<TurnResult & { coreResult?: Sdk.JsonValue | null }>;
 }
 
@@ -54,28 +52,10 @@ export class RuntimeCoreHost implements CoreHost {
   }
 
   async callTool(name: string, args: Record<string, unknown>, caller: SlotRef): Promise<Sdk.ToolResult> {
-    const tool = this.deps.tools.find((t) => t.name === name);
-    if (!tool) return { content: `tool "${name}" is not available to ${this.agent}`, isError: true };
-    const parsed = tool.input.safeParse(args);
-    if (!parsed.success) return { content: `invalid arguments for ${name}: ${parsed.error.issues.map((i) => i.message).join('; ')}`, isError: true };
-    const outcome = await this.deps.barrier.check({
-      agent: this.agent,
-      agentConfig: this.deps.agentConfig,
-      chain: this.deps.chain,
-      tool: name,
-      args,
-      cwd: this.workspace,
-      run: this.deps.run,
-      toolCallId: `core:${caller.phase}:${caller.slotId}`,
-      signal: this.deps.signal,
-    });
-    if (!outcome.allowed) return { content: outcome.reason, isError: true };
-    try {
-      const r = await tool.execute(parsed.data, this.deps.toolContext);
-      return { content: r.content, isError: !!r.isError };
-    } catch (e) {
-      return { content: `${name} failed: ${errorMessage(e)}`, isError: true };
-    }
+    // Validate, resolve, barrier, execute: exactly as for a tool call from the model.
+    const r = await this.deps.invoke({ id: `core:${caller.phase}:${caller.slotId}`, name, arguments: args });
+    if (r.stage === 'unknown_tool') return { content: `tool "${name}" is not available to ${this.agent}`, isError: true };
+    return { content: r.content, isError: r.isError };
   }
 
   private child(request: ChildAgentRequest, signal: AbortSignal): Promise<Sdk.ChildAgentResult> {
@@ -87,6 +67,8 @@ export class RuntimeCoreHost implements CoreHost {
         signal,
         onEvent: this.deps.emit,
         personPresent: this.deps.personPresent,
+        origin: 'child',
+        ...(this.deps.run ? { callerRun: this.deps.run } : {}),
         sessionTitle: `child of ${this.deps.chain.join(' → ')} (${request.caller.phase}/${request.caller.slotId})`,
         child: { input: request.input, output: request.output, tools: request.tools, useBootstrap: request.useBootstrap },
       })

@@ -1,4 +1,4 @@
-import type { PendingApprovals } from '../permissions/index.js';
+import type { ApprovedCall, PendingApprovals } from '../permissions/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolOutcome } from '../tools/tool.js';
 
@@ -12,7 +12,7 @@ export async function followUpMessage(
   tools: ToolRegistry,
   agent: string,
   sessionId: string,
-  execute: (tool: string, args: unknown, cwd: string) => Promise<ToolOutcome>,
+  execute: (call: ApprovedCall) => Promise<ToolOutcome & { ran: boolean }>,
 ): Promise<{ text: string; items: FollowUpItem[] } | null> {
   const resolved = await pending.takeResolved(agent, { sessionId });
   if (!resolved.length) return null;
@@ -30,8 +30,9 @@ export async function followUpMessage(
       items.push({ id: call.id, tool: call.tool, arguments: call.args, status: 'failed', content: 'the tool no longer exists' });
       continue;
     }
-    const result = await execute(call.tool, call.args, call.cwd);
-    parts.push(`The user approved the parked call ${call.id} (${what}); it ran${result.isError ? ' and failed' : ''}:\n${result.content}`);
+    const result = await execute(call);
+    const how = result.ran ? `it ran${result.isError ? ' and failed' : ''}` : 'it was not run';
+    parts.push(`The user approved the parked call ${call.id} (${what}); ${how}:\n${result.content}`);
     items.push({ id: call.id, tool: call.tool, arguments: call.args, status: result.isError ? 'failed' : 'ran', content: result.content });
   }
   return { text: `<resolved-approvals>\n${parts.join('\n\n')}\n</resolved-approvals>`, items };

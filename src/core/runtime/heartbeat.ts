@@ -2,9 +2,19 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { AgentConfig } from '../config/schema.js';
+import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
-import type { Pepe } from '../pepe.js';
+import type { RunTurnOptions, TurnResult } from '../events.js';
+import type { SlotService } from '../slots/slot-service.js';
+import type { SessionStore } from './session-store.js';
+
+/** What a heartbeat needs: the configuration, the heartbeat_interval slot, turns and sessions. */
+export interface HeartbeatDeps {
+  config: () => PepeConfig;
+  slots: Pick<SlotService, 'heartbeatAllowed'>;
+  run: (opts: RunTurnOptions) => Promise<TurnResult>;
+  sessions: Pick<SessionStore, 'delete' | 'rename'>;
+}
 
 export const HEARTBEAT_OK = 'HEARTBEAT_OK';
 const DEFAULT_PROMPT = `Heartbeat: check whether anything needs your attention. If nothing does, answer exactly ${HEARTBEAT_OK}.`;
@@ -36,7 +46,7 @@ export class Heartbeat {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
 
-  constructor(private readonly pepe: Pepe, private readonly stateFile: string) {}
+  constructor(private readonly deps: HeartbeatDeps, private readonly stateFile: string) {}
 
   private lastPulses(): Record<string, string> {
     try {
@@ -50,7 +60,7 @@ export class Heartbeat {
   due(now: Date = new Date()): { agent: string; config: AgentConfig }[] {
     const last = this.lastPulses();
     const out: { agent: string; config: AgentConfig }[] = [];
-    for (const [agent, config] of Object.entries(this.pepe.config.agents ?? {})) {
+    for (const [agent, config] of Object.entries(this.deps.config().agents ?? {})) {
       const hb = config.heartbeat;
       if (!hb || !withinActiveHours(hb.active_hours, now)) continue;
       const previous = last[agent] ? Date.parse(last[agent]) : 0;
@@ -66,19 +76,19 @@ export class Heartbeat {
     for (const { agent, config } of this.due(now)) {
       fired[agent] = now.toISOString();
       const project = config.project ?? null;
-      const veto = await this.pepe.slots.heartbeatAllowed(agent, project, this.pepe.usageTiers(), async () => true);
+      const veto = await this.deps.slots.heartbeatAllowed(agent, project);
       if (!veto.result) {
         outcomes.push({ agent, outcome: 'vetoed', by: veto.answeredBy });
         continue;
       }
       try {
-        const result = await this.pepe.run({ agent, text: config.heartbeat?.prompt ?? DEFAULT_PROMPT, personPresent: false });
+        const result = await this.deps.run({ agent, text: config.heartbeat?.prompt ?? DEFAULT_PROMPT, personPresent: false, origin: 'heartbeat' });
         if (result.status === 'error') outcomes.push({ agent, outcome: 'failed', error: result.error ?? 'error' });
         else if (result.content.trim() === HEARTBEAT_OK) {
-          this.pepe.sessions.delete(agent, result.sessionId);
+          this.deps.sessions.delete(agent, result.sessionId);
           outcomes.push({ agent, outcome: 'quiet', sessionId: null });
         } else {
-          this.pepe.sessions.rename(agent, result.sessionId, `heartbeat ${now.toISOString().slice(0, 16).replace('T', ' ')}`);
+          this.deps.sessions.rename(agent, result.sessionId, `heartbeat ${now.toISOString().slice(0, 16).replace('T', ' ')}`);
           outcomes.push({ agent, outcome: 'delivered', sessionId: result.sessionId, content: result.content });
         }
       } catch (e) {

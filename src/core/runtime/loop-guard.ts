@@ -1,14 +1,21 @@
 /**
  * Spec 4.4: stops a runaway turn. Trips on the same tool with the same arguments three times in
- * a row, or an A/B flip-flop (A, B, A, B, A, B) within the recent calls.
+ * a row, an A/B flip-flop (A, B, A, B) within the recent calls, or three calls in a row with
+ * arguments that do not validate (a model stuck on a schema it cannot satisfy).
  */
 export class LoopGuard {
   private recent: string[] = [];
+  private malformedInARow = 0;
 
-  constructor(private readonly repeatLimit = 3, private readonly flipFlopPairs = 3) {}
+  constructor(
+    private readonly repeatLimit = 3,
+    private readonly flipFlopPairs = 2,
+    private readonly malformedLimit = 3,
+  ) {}
 
-  /** Records a call; returns a message for the model and the user when the turn must stop using tools. */
+  /** Records a valid call; returns a message for the model and the user when the turn must stop using tools. */
   check(name: string, args: unknown): string | null {
+    this.malformedInARow = 0;
     const key = `${name}\u0000${stableJson(args)}`;
     this.recent.push(key);
     if (this.recent.length > 12) this.recent.shift();
@@ -25,6 +32,13 @@ export class LoopGuard {
       }
     }
     return null;
+  }
+
+  /** Records a call whose arguments did not validate (or named no known tool). */
+  malformed(name: string): string | null {
+    this.malformedInARow++;
+    if (this.malformedInARow < this.malformedLimit) return null;
+    return `loop guard: ${this.malformedLimit} tool calls in a row had invalid arguments (the last: ${name}); tool use stopped for this turn. Answer with what you have.`;
   }
 }
 

@@ -3,15 +3,19 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync 
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { parseJsonLines } from '../jsonl.js';
 import { Message } from '../messages.js';
+import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { redact } from '../secrets/scrub.js';
+
+export { SESSION_ORIGINS, type SessionOrigin };
 
 /**
  * Transcripts (spec 4.8): `sessions/<agent>/<id>.jsonl`, one JSON object per line, append-only,
  * so a crash loses at most the line being written. Lines are discriminated on `type`.
  */
 const Line = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('session'), id: z.string(), agent: z.string(), createdAt: z.string(), title: z.string().optional() }),
+  z.looseObject({ type: z.literal('session'), id: z.string(), agent: z.string(), createdAt: z.string(), title: z.string().optional(), origin: z.string().optional() }),
   z.looseObject({ type: z.literal('message'), ts: z.string(), turnId: z.string().optional(), message: Message, hidden: z.boolean().optional() }),
   z.looseObject({ type: z.literal('rename'), ts: z.string(), title: z.string() }),
   z.looseObject({ type: z.literal('bootstrap'), ts: z.string(), context: z.array(z.string()) }),
@@ -25,6 +29,7 @@ export interface SessionInfo {
   id: string;
   agent: string;
   title: string | null;
+  origin: SessionOrigin;
   createdAt: string;
   updatedAt: string;
   messages: number;
@@ -64,9 +69,11 @@ export class SessionStore {
     }
   }
 
-  create(agent: string, id = this.newId()): string {
+  create(agent: string, opts: { id?: string; origin?: SessionOrigin; title?: string } = {}): string {
+    const id = opts.id ?? this.newId();
     mkdirSync(join(this.dir, agent), { recursive: true });
-    this.append(agent, id, { type: 'session', id, agent, createdAt: new Date().toISOString() });
+    const title = opts.title ? { title: opts.title } : {};
+    this.append(agent, id, { type: 'session', id, agent, createdAt: new Date().toISOString(), origin: opts.origin ?? 'user', ...title });
     return id;
   }
 
@@ -106,18 +113,12 @@ export class SessionStore {
     const messages: Message[] = [];
     let bootstrap: string[] | null = null;
     const state: Record<string, unknown> = {};
-    let info: SessionInfo = { id, agent, title: null, createdAt: '', updatedAt: '', messages: 0 };
-    for (const raw of text.split('\n')) {
-      if (!raw) continue;
-      let parsed: Line;
-      try {
-        parsed = Line.parse(JSON.parse(raw));
-      } catch {
-        continue; // a torn last line after a crash, or a line from a newer version
-      }
+    let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0 };
+    // A torn last line after a crash, or a line from a newer version, is skipped.
+    for (const parsed of parseJsonLines(text, (v) => Line.safeParse(v).data)) {
       switch (parsed.type) {
         case 'session':
-          info = { ...info, createdAt: parsed.createdAt, title: parsed.title ?? null, updatedAt: parsed.createdAt };
+          info = { ...info, createdAt: parsed.createdAt, title: parsed.title ?? null, origin: originOf(parsed.origin, parsed.title), updatedAt: parsed.createdAt };
           break;
         case 'message':
           if (!parsed.hidden) messages.push(parsed.message);
@@ -141,7 +142,8 @@ export class SessionStore {
     return { info, messages, bootstrap, state };
   }
 
-  list(agent?: string): SessionInfo[] {
+  /** Newest first; `origins` keeps only sessions started that way (a chat's history: `['user']`). */
+  list(agent?: string, filter: { origins?: readonly SessionOrigin[] } = {}): SessionInfo[] {
     const agents = agent ? [agent] : safeReaddir(this.dir);
     const out: SessionInfo[] = [];
     for (const a of agents) {
@@ -154,13 +156,24 @@ export class SessionStore {
         }
       }
     }
-    return out.sort((x, y) => y.updatedAt.localeCompare(x.updatedAt));
+    const kept = filter.origins ? out.filter((i) => filter.origins!.includes(i.origin)) : out;
+    return kept.sort((x, y) => y.updatedAt.localeCompare(x.updatedAt));
   }
 
   delete(agent: string, id: string): void {
     if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}`);
     rmSync(this.file(agent, id));
   }
+}
+
+/** Sessions written before origins were recorded are known by the titles the runtime gave them. */
+function originOf(recorded: string | undefined, title: string | undefined): SessionOrigin {
+  if ((SESSION_ORIGINS as readonly string[]).includes(recorded ?? '')) return recorded as SessionOrigin;
+  if (recorded !== undefined) return 'user';
+  if (title?.startsWith('routed from ')) return 'routed';
+  if (title?.startsWith('child of ')) return 'child';
+  if (title && /^heartbeat \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(title)) return 'heartbeat';
+  return 'user';
 }
 
 function safeReaddir(dir: string): string[] {

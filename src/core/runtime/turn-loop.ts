@@ -1,17 +1,19 @@
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import { errorMessage } from '../errors.js';
 import type { AssistantMessage, Message, ToolMessage } from '../messages.js';
 import type { PermissionBarrier, RunPermissionState } from '../permissions/index.js';
 import type { ModelRef } from '../slots/contracts.js';
 import type { SlotService } from '../slots/slot-service.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
-import { compactBuiltin, DEFAULT_CONTEXT_WINDOW, needsCompaction } from './compaction.js';
-import type { EventSink, TurnStatus } from './events.js';
+import { contextWindowOf, needsCompaction } from './compaction.js';
+import type { EventSink, TurnStatus } from '../events.js';
 import { LoopGuard } from './loop-guard.js';
 import { callModel, type ModelCallDeps } from './model-call.js';
-import { createProvider } from '../models/factory.js';
-import { resolveInWorkspace } from '../tools/paths.js';
+import { invokeTool, type SandboxConfinement } from './invoke-tool.js';
+
+/** Flood bounds (a hostile or broken model): tool calls run per model message and per turn. */
+export const MAX_TOOL_CALLS_PER_MESSAGE = 64;
+export const MAX_TOOL_CALLS_PER_TURN = 64;
 
 export interface LoopInput {
   agent: string;
@@ -26,6 +28,8 @@ export interface LoopInput {
   tools: Tool<any>[];
   barrier: PermissionBarrier;
   run: RunPermissionState;
+  /** Whether the sandbox confines commands now (the barrier asks for every command when not). */
+  sandbox: () => Promise<SandboxConfinement>;
   toolContext: Omit<ToolContext, 'signal' | 'emit' | 'markOutsideContent'>;
   slots: SlotService;
   modelDeps: ModelCallDeps;
@@ -62,6 +66,7 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
   let messages = [...input.messages];
   const guard = new LoopGuard();
   let toolsOff = false;
+  let callsThisTurn = 0;
   let status: TurnStatus = 'ok';
   let content = '';
   const add = (m: Message) => {
@@ -112,13 +117,21 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
     if (answer.cancelled) return { content, status: 'cancelled', messages };
     if (!answer.toolCalls.length) return { content, status, messages };
 
-    for (const call of answer.toolCalls) {
+    for (const [index, call] of answer.toolCalls.entries()) {
       if (signal.aborted) {
         add(toolResult(call, 'not run: the turn was cancelled', true));
         continue;
       }
       emit({ type: 'tool_call', path, id: call.id, name: call.name, arguments: call.arguments });
-      const result = await runToolCall(input, ctx, byName, guard, call, toolsOff);
+      // Flood bounds: every call still gets a result, the ones over a cap a refusal.
+      const overCap =
+        index >= MAX_TOOL_CALLS_PER_MESSAGE
+          ? `not run: a model message may ask for at most ${MAX_TOOL_CALLS_PER_MESSAGE} tool calls in one message`
+          : callsThisTurn >= MAX_TOOL_CALLS_PER_TURN
+            ? `not run: at most ${MAX_TOOL_CALLS_PER_TURN} tool calls in this turn; answer with what you have`
+            : null;
+      if (!overCap) callsThisTurn++;
+      const result: CallResult = overCap ? { content: overCap, isError: true, untrusted: false } : await runToolCall(input, ctx, byName, guard, call, toolsOff);
       if (result.stopTools) {
         toolsOff = true;
         status = 'loop_guard';
@@ -144,71 +157,24 @@ interface CallResult {
   stopTools?: boolean;
 }
 
-async function runToolCall(
-  input: LoopInput,
-  ctx: ToolContext,
-  byName: Map<string, Tool<any>>,
-  guard: LoopGuard,
-  call: { id: string; name: string; arguments: unknown },
-  toolsOff: boolean,
-): Promise<CallResult> {
+async function runToolCall(input: LoopInput, ctx: ToolContext, byName: Map<string, Tool<any>>, guard: LoopGuard, call: { id: string; name: string; arguments: unknown }, toolsOff: boolean): Promise<CallResult> {
   if (toolsOff) return { content: 'not run: tool use was stopped for this turn by the loop guard', isError: true, untrusted: false };
-  const tool = byName.get(call.name);
-  if (!tool) {
-    return { content: `unknown tool "${call.name}"; the tools available are: ${[...byName.keys()].join(', ') || 'none'}`, isError: true, untrusted: false };
+  const r = await invokeTool(byName, call, { context: ctx, barrier: input.barrier, run: input.run, sandbox: input.sandbox }, { guard: (name, args) => guard.check(name, args) });
+  if (r.stage === 'loop_guard') return { content: r.content, isError: true, untrusted: false, stopTools: true };
+  if (r.stage === 'invalid_arguments' || r.stage === 'unknown_tool') {
+    const tripped = guard.malformed(call.name);
+    if (tripped) return { content: `${r.content}\n${tripped}`, isError: true, untrusted: false, stopTools: true };
   }
-  const parsed = tool.input.safeParse(call.arguments);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-    return { content: `invalid arguments for ${call.name}: ${detail}`, isError: true, untrusted: false };
-  }
-  const tripped = guard.check(call.name, parsed.data);
-  if (tripped) return { content: tripped, isError: true, untrusted: false, stopTools: true };
-
-  // The barrier shows (and a parked call keeps) the absolute directory the call would run in.
-  const cwdArg = (parsed.data as { cwd?: unknown }).cwd;
-  const cwd = typeof cwdArg === 'string' ? resolveInWorkspace(input.toolContext.workspace, cwdArg) : input.toolContext.workspace;
-  const outcome = await input.barrier.check({
-    agent: input.agent,
-    agentConfig: input.agentConfig,
-    chain: input.chain,
-    tool: call.name,
-    args: call.arguments,
-    cwd,
-    run: input.run,
-    toolCallId: call.id,
-    signal: ctx.signal,
-  });
-  if (!outcome.allowed) return { content: outcome.reason, isError: true, untrusted: false };
-  try {
-    const r = await tool.execute(parsed.data, ctx);
-    return { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted };
-  } catch (e) {
-    if (ctx.signal.aborted) return { content: 'cancelled by the user while running', isError: true, untrusted: false };
-    return { content: `${call.name} failed: ${errorMessage(e)}`, isError: true, untrusted: false };
-  }
+  return { content: r.content, isError: r.isError, untrusted: r.untrusted };
 }
 
 /** Spec 4.5: condense when the prompt passes 60 % of the model's window, through the compaction slot. */
 async function maybeCompact(input: LoopInput, messages: Message[]): Promise<Message[]> {
   const model = input.models[0];
   if (!model) return messages;
-  const window = model.context_window ?? input.config.models?.[model.id]?.context_window ?? DEFAULT_CONTEXT_WINDOW;
-  if (!needsCompaction(messages, window)) return messages;
-  const answer = await input.slots.compact(
-    input.agent,
-    { messages, model, agentConfig: input.agentConfig, sessionKey: input.sessionId },
-    async () => {
-      try {
-        return await compactBuiltin(messages, createProvider(model, input.config, input.modelDeps.env, input.modelDeps.providerOptions), window, input.signal);
-      } catch {
-        return messages;
-      }
-    },
-  );
-  if (answer.fallback) {
-    input.emit({ type: 'slot_fallback', path: input.chain, slot: 'compaction', occupant: answer.occupant, reason: answer.fallback.reason, detail: answer.fallback.detail, outcome: 'builtin' });
-  }
+  if (!needsCompaction(messages, contextWindowOf(model, input.config))) return messages;
+  const request = { messages, model, agentConfig: input.agentConfig, sessionKey: input.sessionId, signal: input.signal };
+  const answer = await input.slots.compact(input.agent, request, { emit: input.emit, path: input.chain });
   const compacted = reinjectRules(messages, answer.result);
   if (compacted.length !== messages.length || compacted.some((m, i) => m !== messages[i])) {
     input.emit({ type: 'compaction', path: input.chain, before: messages.length, after: compacted.length, by: answer.answeredBy });

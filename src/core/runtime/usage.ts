@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PepeConfig, Tier } from '../config/schema.js';
+import { readJsonLines } from '../jsonl.js';
 
 /** One model call's spend (spec 4.6). */
 export interface UsageRecord {
@@ -33,22 +34,7 @@ export class UsageLedger {
   }
 
   all(): UsageRecord[] {
-    let text = '';
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return [];
-    }
-    const out: UsageRecord[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        out.push(JSON.parse(line) as UsageRecord);
-      } catch {
-        // torn line
-      }
-    }
-    return out;
+    return readJsonLines<UsageRecord>(this.file);
   }
 
   spend(project: string | null): { spendUsd: number; calls: number } {

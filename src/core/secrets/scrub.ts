@@ -1,4 +1,6 @@
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { PepeConfig } from '../config/schema.js';
+import { redactText } from './redact.js';
 
 /**
  * Spec 8: the agent's shell never inherits Pepe's secrets. A variable is removed when a model's
@@ -42,29 +44,79 @@ export function isSecretName(name: string, config: PepeConfig = {}): boolean {
   return SECRET_NAME_PATTERNS.some((re) => re.test(name));
 }
 
-/** A copy of `env` without secrets; `secrets.expose_env` brings named variables back. */
-export function scrubEnv(env: NodeJS.ProcessEnv, config: PepeConfig = {}): Record<string, string> {
+/**
+ * Spec 8: what a command (or a plugin) may see of Pepe's environment: these names, any `LC_*`, and
+ * what `secrets.expose_env` lists. Everything else stays out, whatever its name: an allow-list,
+ * not a guess at which names hold secrets.
+ */
+export const ENV_ALLOW: readonly string[] = ['PATH', 'HOME', 'LANG', 'TERM', 'USER', 'SHELL', 'TMPDIR'];
+const ENV_ALLOW_PATTERN = /^LC_[A-Z]+$/;
+
+/** The allow-list environment for commands (spec 8); credentials inside URLs are removed too. */
+export function allowListEnv(env: NodeJS.ProcessEnv, config: PepeConfig = {}): Record<string, string> {
   const expose = new Set(config.secrets?.expose_env ?? []);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (!expose.has(name) && isSecretName(name, config)) continue;
-    out[name] = value;
+    if (!ENV_ALLOW.includes(name) && !ENV_ALLOW_PATTERN.test(name) && !expose.has(name)) continue;
+    out[name] = withoutUrlCredentials(value);
   }
   return out;
+}
+
+/**
+ * The environment every command run through the sandbox slot gets. Kept under its old name for
+ * its callers; it is the allow-list now (`allowListEnv`), which is stricter than removing the
+ * names that look like secrets, so a wrapper or a sandbox plugin still gets at least that.
+ */
+export function scrubEnv(env: NodeJS.ProcessEnv, config: PepeConfig = {}): Record<string, string> {
+  return allowListEnv(env, config);
+}
+
+/**
+ * `https://user:KEY@host/…` → `https://host/…`: the user part of any URL in the value is dropped
+ * (tokens are often passed as the user name alone). A credential meant for commands is exposed by
+ * its own variable name instead.
+ */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#]*)@/gi;
+
+export function withoutUrlCredentials(value: string): string {
+  return value.replace(URL_USERINFO, '$1');
 }
 
 /** The values that must never be written to a transcript or a log. */
 export function secretValues(env: NodeJS.ProcessEnv, config: PepeConfig = {}): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= 8 && isSecretName(name, config)) values.add(value);
+    if (!value) continue;
+    if (value.length >= 8 && isSecretName(name, config)) values.add(value);
+    // A key inside a URL (https://user:KEY@host) is a secret whatever the variable is called.
+    for (const m of value.matchAll(URL_USERINFO)) {
+      for (const part of [m[2]!, ...m[2]!.split(':')]) if (part.length >= 8) values.add(part);
+    }
   }
   return [...values].sort((a, b) => b.length - a.length);
 }
 
+/** Masks every spelling of the secrets (as is, JSON-escaped, percent-encoded): see redact.ts. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join('[redacted]');
-  return out;
+  return redactText(text, secrets);
+}
+
+/**
+ * PATH for a command: without empty or relative entries and without folders inside the workspace
+ * (for example `node_modules/.bin` when Pepe was started from an npm script). The barrier judges
+ * `ls` harmless by its name; a workspace must not be able to decide which program that name runs.
+ */
+export function commandSearchPath(path: string | undefined, workspace: string): string | undefined {
+  if (path === undefined) return undefined;
+  const root = resolve(workspace);
+  return path
+    .split(':')
+    .filter((entry) => entry !== '' && isAbsolute(entry))
+    .filter((entry) => {
+      const rel = relative(root, resolve(entry));
+      return rel.startsWith('..') || isAbsolute(rel);
+    })
+    .join(':');
 }

@@ -1,8 +1,13 @@
-import type { PepeConfig } from '../config/schema.js';
-import { PepeError, errorMessage } from '../errors.js';
+import type { Builtins } from '../builtins.js';
+import type { AgentConfig, PepeConfig } from '../config/schema.js';
+import type { EventSink } from '../events.js';
+import type { SandboxRunOptions } from './builtin/sandbox.js';
+import { staticChain } from './builtin/model-select.js';
+import { withDeadline } from './deadline.js';
+import { errorMessage } from '../errors.js';
 import type { EventLog } from '../log.js';
 import type { Message } from '../messages.js';
-import { PluginCallError, type FailureReason } from '../plugins/plugin-worker.js';
+import { PluginCallError } from '../plugins/plugin-worker.js';
 import type { PluginInfo, PluginRegistry } from '../plugins/registry.js';
 import { availability } from './availability.js';
 import {
@@ -19,10 +24,26 @@ import {
 } from './contracts.js';
 import type { SlotName } from './names.js';
 import { resolveConfigured, type ResolveTarget, type SlotScope } from './resolve.js';
+import { HarnessFailedError, SandboxRefusedError, type Fallback } from './slot-errors.js';
 
-export interface Fallback {
-  reason: FailureReason;
-  detail: string;
+export { HarnessFailedError, SandboxRefusedError, type Fallback } from './slot-errors.js';
+
+/** Where a slot call tells its surface that it fell back (or refused, or failed the turn). */
+export interface SlotEvents {
+  emit: EventSink;
+  /** The route chain of the agent that made the call. */
+  path: string[];
+}
+
+/** A command for the sandbox slot; plugins get cwd, env and timeoutMs, the built-in all of it. */
+export type SandboxCall = SandboxRunOptions;
+
+export interface CompactRequest {
+  messages: Message[];
+  model: ModelRef;
+  agentConfig: object | null;
+  sessionKey: string | null;
+  signal?: AbortSignal;
 }
 
 /** How one slot call was answered (what `pepe slot test` prints). */
@@ -37,36 +58,32 @@ export interface SlotAnswer<T> {
   result: T;
 }
 
-/** Spec 3.3: a failed sandbox plugin refuses the command instead of running it unsandboxed. */
-export class SandboxRefusedError extends PepeError {
-  constructor(readonly occupant: string, readonly fallback: Fallback, readonly durationMs: number) {
-    super(`the sandbox "${occupant}" failed (${fallback.reason}: ${fallback.detail}); the command was refused, not run outside the sandbox`);
-  }
-}
-
-/** Spec 3.3: a harness plugin's failure is the turn's error; it is never re-run by the built-in. */
-export class HarnessFailedError extends PepeError {
-  constructor(readonly occupant: string, readonly fallback: Fallback) {
-    super(`the harness "${occupant}" failed (${fallback.reason}): ${fallback.detail}`);
-  }
-}
-
 export interface SlotStatus {
   slot: SlotName;
   configured: string | null;
   /** What answers now: the plugin name, or "builtin". */
   occupant: string;
-  status: 'ok' | 'default-instead';
+  /** `unconfined`: the built-in sandbox runs commands without OS confinement (reason says why). */
+  status: 'ok' | 'default-instead' | 'unconfined';
   reason: string | null;
   scope: SlotScope | null;
   default: 'builtin';
   fallbacks: { count: number; lastReason: string | null; lastAt: string | null };
 }
 
+/** One slot install-wide, and each project or agent that overrides it (resolved for that scope). */
+export type SlotOverview = SlotStatus & { overrides: { scope: 'project' | 'agent'; name: string; status: SlotStatus }[] };
+
 export interface SlotServiceDeps {
   config: () => PepeConfig;
   registry: PluginRegistry;
   log: EventLog;
+  /** The built-in occupants the service answers with when no plugin does (or one fails). */
+  builtins?: Builtins;
+  /** Spend tier per project, for model_select and heartbeat_interval occupants (spec 4.6). */
+  usageTiers?: () => Record<string, string>;
+  /** The built-in sandbox's confinement, shown as the sandbox row's status when it answers. */
+  sandboxStatus?: () => Promise<{ confined: true } | { confined: false; reason: string }>;
 }
 
 /**
@@ -81,74 +98,205 @@ export class SlotService {
   }
 
   async status(target: ResolveTarget = {}): Promise<SlotStatus[]> {
+    const view = await this.statusView();
+    return (Object.keys(SLOT_RESULTS) as SlotName[]).map((slot) => view(slot, target));
+  }
+
+  /**
+   * Every slot as resolved install-wide, with the project and agent overrides of it, each
+   * resolved for its own scope: what a host's slot list shows, from one query.
+   */
+  async overview(): Promise<SlotOverview[]> {
+    const view = await this.statusView();
+    const config = this.deps.config();
+    return (Object.keys(SLOT_RESULTS) as SlotName[]).map((slot) => ({
+      ...view(slot, {}),
+      overrides: [
+        ...Object.entries(config.projects ?? {})
+          .filter(([, p]) => p.default_slots?.[slot])
+          .map(([project]) => ({ scope: 'project' as const, name: project, status: view(slot, { project }) })),
+        ...Object.entries(config.agents ?? {})
+          .filter(([, a]) => a.slots?.[slot])
+          .map(([agent]) => ({ scope: 'agent' as const, name: agent, status: view(slot, { agent }) })),
+      ],
+    }));
+  }
+
+  /** Reads the plugins, the fallback history and the sandbox's confinement once for many rows. */
+  private async statusView(): Promise<(slot: SlotName, target: ResolveTarget) => SlotStatus> {
     const plugins = await this.deps.registry.list();
     const history = this.fallbackHistory();
-    return (Object.keys(SLOT_RESULTS) as SlotName[]).map((slot) => {
+    const confinement = await this.deps.sandboxStatus?.();
+    return (slot, target) => {
       const { configured, scope } = resolveConfigured(this.deps.config(), slot, target);
       const h = history.get(`${slot}\u0000${configured ?? 'builtin'}`) ?? { count: 0, lastReason: null, lastAt: null };
-      if (!configured) return { slot, configured, occupant: 'builtin', status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h };
-      const a = availability(slot, configured, plugins);
-      return a.ok
-        ? { slot, configured, occupant: configured, status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h }
-        : { slot, configured, occupant: 'builtin', status: 'default-instead', reason: a.reason, scope, default: 'builtin', fallbacks: h };
-    });
+      let row: SlotStatus;
+      if (!configured) row = { slot, configured, occupant: 'builtin', status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h };
+      else {
+        const a = availability(slot, configured, plugins);
+        row = a.ok
+          ? { slot, configured, occupant: configured, status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h }
+          : { slot, configured, occupant: 'builtin', status: 'default-instead', reason: a.reason, scope, default: 'builtin', fallbacks: h };
+      }
+      // The built-in sandbox answering without confinement is said plainly (spec 3.5).
+      return row.slot === 'sandbox' && row.occupant === 'builtin' && row.status === 'ok' && confinement && !confinement.confined ? { ...row, status: 'unconfined', reason: confinement.reason } : row;
+    };
   }
+
+  /** The history below, kept until the log changes (the Slots view asks on every refresh). */
+  private history: { from: readonly unknown[]; counts: Map<string, SlotStatus['fallbacks']> } | null = null;
 
   /** Count and last reason of recorded fallbacks per slot and occupant. */
   private fallbackHistory(): Map<string, SlotStatus['fallbacks']> {
+    // readKind() returns the same array until the log file changes; count again only then.
+    const entries = this.deps.log.readKind('slot_fallback');
+    if (this.history?.from === entries) return this.history.counts;
     const out = new Map<string, SlotStatus['fallbacks']>();
-    for (const e of this.deps.log.readAll()) {
+    for (const e of entries) {
       if (e.kind !== 'slot_fallback') continue;
       const key = `${e.slot}\u0000${e.occupant}`;
       const prev = out.get(key) ?? { count: 0, lastReason: null, lastAt: null };
       out.set(key, { count: prev.count + 1, lastReason: `${e.reason}: ${e.detail}`, lastAt: e.ts });
     }
+    this.history = { from: entries, counts: out };
     return out;
   }
 
   // ---- the slots, as the runtime calls them ----
+  // Each call is one line at its call site: the service resolves the occupant, guards the plugin,
+  // answers with the built-in it owns when needed, and emits the fallback event to `events`.
+  // `builtin` overrides the built-in occupant (benchmarks measuring one occupant do).
 
-  memorySearch(agent: string, query: string, opts: { limit?: number; mode?: 'keyword' | 'vector' | 'hybrid' }, builtin: () => Promise<MemoryHit[]>): Promise<SlotAnswer<MemoryHit[]>> {
-    return this.answer('memory', { agent }, [agent, query, opts], builtin);
+  memorySearch(
+    agent: string,
+    query: string,
+    opts: { limit?: number; mode?: 'keyword' | 'vector' | 'hybrid' },
+    events?: SlotEvents,
+    builtin: () => Promise<MemoryHit[]> = () => this.builtins().memory.search(agent, query, { limit: opts.limit ?? 20 }),
+  ): Promise<SlotAnswer<MemoryHit[]>> {
+    return this.answer('memory', { agent }, [agent, query, opts], builtin, { events });
   }
 
-  webSearch(agent: string | null, query: string, opts: { limit?: number }, builtin: () => Promise<WebHit[]>): Promise<SlotAnswer<WebHit[]>> {
-    return this.answer('web_search', { agent }, [query, opts], builtin);
-  }
-
-  /** Throws SandboxRefusedError when a configured sandbox plugin fails or is unavailable. */
-  sandboxRun(
+  webSearch(
     agent: string | null,
-    program: string,
-    argv: string[],
-    opts: { cwd: string; env: Record<string, string>; timeoutMs: number },
-    builtin: () => Promise<SandboxResult>,
-  ): Promise<SlotAnswer<SandboxResult>> {
-    // The call's own timeout is the real deadline; the slot's ceiling is only a safety net.
-    const deadline = Math.min(opts.timeoutMs + 2_000, this.deadlineMs('sandbox'));
-    return this.answer('sandbox', { agent }, [program, argv, opts], builtin, { deadlineMs: deadline });
-  }
-
-  modelChain(agent: string, agentConfig: object, usageTiers: Record<string, string>, builtin: () => Promise<ModelRef[]>): Promise<SlotAnswer<ModelRef[]>> {
-    return this.answer('model_select', { agent }, [{ name: agent, ...agentConfig }], builtin, { usageTiers });
-  }
-
-  heartbeatAllowed(agent: string | null, project: string | null, usageTiers: Record<string, string>, builtin: () => Promise<boolean>): Promise<SlotAnswer<boolean>> {
-    return this.answer('heartbeat_interval', { agent, project }, [project], builtin, { usageTiers });
-  }
-
-  compact(
-    agent: string | null,
-    args: { messages: Message[]; model: ModelRef; agentConfig: object | null; sessionKey: string | null },
-    builtin: () => Promise<Message[]>,
-  ): Promise<SlotAnswer<Message[]>> {
-    const agentArg = args.agentConfig && agent ? { name: agent, ...args.agentConfig } : null;
-    return this.answer('compaction', { agent }, [args.messages, args.model, agentArg, args.sessionKey], builtin);
+    query: string,
+    opts: { limit?: number; signal?: AbortSignal },
+    events?: SlotEvents,
+    builtin: () => Promise<WebHit[]> = () => this.builtins().webSearch.search(query, { limit: opts.limit ?? 5, ...(opts.signal ? { signal: opts.signal } : {}) }),
+  ): Promise<SlotAnswer<WebHit[]>> {
+    return this.answer('web_search', { agent }, [query, { limit: opts.limit }], builtin, { events });
   }
 
   /**
-   * The harness plugin configured for this agent, loaded in-process (spec 3.3: it must call back
-   * into the barrier), or null for the built-in loop. A configured harness that cannot be loaded
+   * Runs a command through the sandbox slot. Throws SandboxRefusedError when a configured sandbox
+   * plugin fails or is unavailable (after telling `events` and the surface). What a plugin ran is
+   * mirrored to the surface that shows the built-in's commands.
+   */
+  async sandboxRun(
+    agent: string | null,
+    program: string,
+    argv: string[],
+    opts: SandboxCall,
+    events?: SlotEvents,
+    builtin?: () => Promise<SandboxResult>,
+  ): Promise<SlotAnswer<SandboxResult>> {
+    // The call's own timeout is the real deadline; the slot's ceiling is only a safety net.
+    const deadline = Math.min(opts.timeoutMs + 2_000, this.deadlineMs('sandbox'));
+    const { cwd, env, timeoutMs } = opts;
+    const run =
+      builtin ??
+      (async () => {
+        const r = await this.builtins().runSandbox(agent, program, argv, opts);
+        return { output: r.output, exitStatus: r.exitStatus };
+      });
+    try {
+      const answer = await this.answer('sandbox', { agent }, [program, argv, { cwd, env, timeoutMs }], run, { deadlineMs: deadline, events });
+      if (answer.answeredBy !== 'builtin') this.deps.builtins?.mirrorSandbox(agent, program, argv, { occupant: answer.answeredBy, ...answer.result });
+      return answer;
+    } catch (e) {
+      if (e instanceof SandboxRefusedError) this.deps.builtins?.mirrorSandbox(agent, program, argv, { occupant: e.occupant, refused: e.message });
+      throw e;
+    }
+  }
+
+  /** Spec 3.3: the model chain for one turn (the built-in: the agent's configured chain). */
+  modelChain(agent: string, agentConfig: AgentConfig, events?: SlotEvents, builtin: () => Promise<ModelRef[]> = async () => staticChain(this.deps.config(), agentConfig)): Promise<SlotAnswer<ModelRef[]>> {
+    return this.answer('model_select', { agent }, [{ name: agent, ...agentConfig }], builtin, { usageTiers: this.usageTiers(), events });
+  }
+
+  /** Spec 4.7: may a due pulse fire? (the built-in: yes). */
+  heartbeatAllowed(agent: string | null, project: string | null, events?: SlotEvents, builtin: () => Promise<boolean> = async () => true): Promise<SlotAnswer<boolean>> {
+    return this.answer('heartbeat_interval', { agent, project }, [project], builtin, { usageTiers: this.usageTiers(), events });
+  }
+
+  /** Spec 4.5: condense a prompt (the built-in summarises the middle with the model; it never fails). */
+  compact(agent: string | null, args: CompactRequest, events?: SlotEvents, builtin?: () => Promise<Message[]>): Promise<SlotAnswer<Message[]>> {
+    const agentArg = args.agentConfig && agent ? { name: agent, ...args.agentConfig } : null;
+    const summarise =
+      builtin ??
+      (async () => {
+        try {
+          return await this.builtins().compact(args.messages, args.model, args.signal);
+        } catch {
+          return args.messages; // spec 4.5: the built-in returns the messages unchanged when it cannot summarise
+        }
+      });
+    return this.answer('compaction', { agent }, [args.messages, args.model, agentArg, args.sessionKey], summarise, { events });
+  }
+
+  /**
+   * Spec 3.3: a whole turn through the harness plugin configured for `agent`, inside the guard
+   * (its deadline, its result validated against the contract). Its failure is the turn's error:
+   * HarnessFailedError, recorded and told to `events`; the built-in loop never re-runs it.
+   */
+  runHarness(
+    agent: string,
+    agentConfig: AgentConfig,
+    messages: Message[],
+    opts: { signal?: AbortSignal; onDelta?: (text: string) => void },
+    events?: SlotEvents,
+  ): Promise<SlotAnswer<SlotResult<'harness'>>> {
+    const call = async (deadlineMs: number): Promise<unknown> => {
+      const harness = await this.harnessFor(agent);
+      if (!harness) throw new PluginCallError('error', 'no harness is configured for this agent');
+      const running = Promise.resolve().then(() =>
+        harness.plugin.run({ name: agent, ...agentConfig }, messages, {
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          onEvent: (e) => {
+            if (e.type === 'assistant_delta' && typeof e.text === 'string') opts.onDelta?.(e.text);
+          },
+        }),
+      );
+      return withDeadline(running, deadlineMs, () => new PluginCallError('timeout', `no answer within ${deadlineMs} ms`));
+    };
+    const never = () => Promise.reject(new Error('the harness has no built-in fallback'));
+    return this.answer('harness', { agent }, [], never, { events, call });
+  }
+
+  /** Whether a harness plugin is pinned for `agent` (then it answers whole turns). */
+  harnessConfigured(agent: string): string | null {
+    return resolveConfigured(this.deps.config(), 'harness', { agent }).configured;
+  }
+
+  /** Spec 3.5: a sandbox plugin is the confinement; the built-in says whether it confines now. */
+  async sandboxConfinement(agent: string | null): Promise<{ confined: boolean; reason?: string }> {
+    if (resolveConfigured(this.deps.config(), 'sandbox', { agent }).configured) return { confined: true };
+    const status = await this.builtins().sandbox.status();
+    return status.confined ? { confined: true } : { confined: false, reason: status.reason };
+  }
+
+  private builtins(): Builtins {
+    if (!this.deps.builtins) throw new Error('this SlotService was built without its built-in occupants');
+    return this.deps.builtins;
+  }
+
+  private usageTiers(): Record<string, string> {
+    return this.deps.usageTiers?.() ?? {};
+  }
+
+  /**
+   * The harness plugin configured for this agent, as a proxy to its own process (spec 3.3), or
+   * null for the built-in loop. A configured harness that cannot be loaded
    * is an error, not a silent switch to the built-in.
    */
   async harnessFor(agent: string): Promise<{ name: string; plugin: HarnessPlugin } | null> {
@@ -159,7 +307,8 @@ export class SlotService {
     if (!a.ok) throw new HarnessFailedError(configured, { reason: 'error', detail: a.reason });
     const inProcess = this.deps.registry.inProcessPlugin(configured);
     if (inProcess) return { name: configured, plugin: inProcess as unknown as HarnessPlugin };
-    return { name: configured, plugin: (await this.deps.registry.loadInProcess(a.plugin)) as unknown as HarnessPlugin };
+    // Out of process (spec 3.3): the deadline ends the harness's process, a synchronous loop included.
+    return { name: configured, plugin: this.deps.registry.harnessPlugin(a.plugin, this.deadlineMs('harness')) as unknown as HarnessPlugin };
   }
 
   /** Records a harness failure like any slot fallback event, then returns the error to throw. */
@@ -174,7 +323,7 @@ export class SlotService {
     target: ResolveTarget,
     args: unknown[],
     builtin: () => Promise<SlotResult<S>>,
-    extra: { deadlineMs?: number; usageTiers?: Record<string, string> } = {},
+    extra: { deadlineMs?: number; usageTiers?: Record<string, string>; events?: SlotEvents | undefined; call?: (deadlineMs: number) => Promise<unknown> } = {},
   ): Promise<SlotAnswer<SlotResult<S>>> {
     const started = performance.now();
     const { configured } = resolveConfigured(this.deps.config(), slot, target);
@@ -187,7 +336,8 @@ export class SlotService {
       const plugins = await this.deps.registry.list();
       const a = availability(slot, configured, plugins);
       if (!a.ok) throw new PluginCallError('error', a.reason);
-      const raw = await this.callPlugin(a.plugin, SLOT_FUNCTION[slot], args, extra.deadlineMs ?? this.deadlineMs(slot), extra.usageTiers);
+      const deadlineMs = extra.deadlineMs ?? this.deadlineMs(slot);
+      const raw = extra.call ? await extra.call(deadlineMs) : await this.callPlugin(a.plugin, SLOT_FUNCTION[slot], args, deadlineMs, extra.usageTiers);
       const parsed = SLOT_RESULTS[slot].safeParse(raw);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
@@ -199,16 +349,19 @@ export class SlotService {
     }
     const agent = target.agent ?? null;
     const policy = FAILURE_POLICY[slot];
+    const tell = (outcome: 'builtin' | 'refused' | 'error') => {
+      this.record(slot, configured, agent, fallback, performance.now() - started, outcome);
+      extra.events?.emit({ type: 'slot_fallback', path: extra.events.path, slot, occupant: configured, reason: fallback.reason, detail: fallback.detail, outcome });
+    };
     if (policy === 'refuse') {
-      const durationMs = performance.now() - started;
-      this.record(slot, configured, agent, fallback, durationMs, 'refused');
-      throw new SandboxRefusedError(configured, fallback, durationMs);
+      tell('refused');
+      throw new SandboxRefusedError(configured, fallback, performance.now() - started);
     }
     if (policy === 'error') {
-      this.record(slot, configured, agent, fallback, performance.now() - started, 'error');
+      tell('error');
       throw new HarnessFailedError(configured, fallback);
     }
-    this.record(slot, configured, agent, fallback, performance.now() - started, 'builtin');
+    tell('builtin');
     const result = await builtin();
     return { slot, occupant: configured, answeredBy: 'builtin', fallback, durationMs: performance.now() - started, result };
   }
@@ -220,18 +373,10 @@ export class SlotService {
       const f = p?.[fn];
       if (typeof f !== 'function') throw new PluginCallError('error', `plugin has no function ${fn}()`);
       const callArgs = usageTiers ? [...args, { usageTier: (project?: string | null) => usageTiers[project ?? ''] ?? 'normal' }] : args;
-      let timer: NodeJS.Timeout | undefined;
       try {
-        return await Promise.race([
-          Promise.resolve().then(() => (f as (...a: unknown[]) => unknown).apply(p, callArgs)),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new PluginCallError('timeout', `no answer within ${deadlineMs} ms`)), deadlineMs);
-          }),
-        ]);
+        return await withDeadline(() => (f as (...a: unknown[]) => unknown).apply(p, callArgs), deadlineMs, () => new PluginCallError('timeout', `no answer within ${deadlineMs} ms`));
       } catch (e) {
         throw e instanceof PluginCallError ? e : new PluginCallError('error', errorMessage(e));
-      } finally {
-        clearTimeout(timer);
       }
     }
     const worker = this.deps.registry.workerFor(plugin.file);

@@ -1,36 +1,43 @@
+import { realpath } from 'node:fs/promises';
 import { z } from 'zod';
-import { scrubEnv } from '../secrets/scrub.js';
+import { commandSearchPath, scrubEnv } from '../secrets/scrub.js';
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../slots/builtin/sandbox.js';
 import { SandboxRefusedError } from '../slots/slot-service.js';
 import { resolveInWorkspace } from './paths.js';
-import { defineTool, type ToolContext, type ToolOutcome } from './tool.js';
+import { defineTool, slotEvents, type ToolContext, type ToolFacts, type ToolOutcome } from './tool.js';
 
 const MAX_TIMEOUT_MS = 600_000;
 
-async function runInSandbox(ctx: ToolContext, program: string, argv: string[], cwd: string | undefined, timeoutMs: number | undefined): Promise<ToolOutcome> {
+/**
+ * Where a command runs: its `cwd` resolved in the workspace and followed to its real path, so the
+ * person is shown (and the command runs in) the directory a link leads to, not the link.
+ */
+async function commandFacts(cwd: string | undefined, ctx: ToolContext): Promise<ToolFacts> {
   const dir = cwd ? resolveInWorkspace(ctx.workspace, cwd) : ctx.workspace;
+  return { cwd: await realpath(dir).catch(() => dir) };
+}
+
+async function runInSandbox(ctx: ToolContext, program: string, argv: string[], cwd: string | undefined, timeoutMs: number | undefined): Promise<ToolOutcome> {
+  // The invoker's facts are what the person approved; resolving again could land elsewhere.
+  const dir = ctx.facts?.cwd ?? (await commandFacts(cwd, ctx)).cwd!;
+  const env = scrubEnv(ctx.env, ctx.config);
+  const path = commandSearchPath(env.PATH, ctx.workspace);
+  if (path !== undefined) env.PATH = path;
   const opts = {
     cwd: dir,
-    env: scrubEnv(ctx.env, ctx.config),
+    workspace: ctx.workspace,
+    env,
     timeoutMs: Math.min(timeoutMs ?? ctx.config.sandbox?.timeout_ms ?? DEFAULT_SANDBOX_TIMEOUT_MS, MAX_TIMEOUT_MS),
+    signal: ctx.signal,
+    // Only a call approved with its "network" risk shown runs with the network.
+    network: ctx.allowNetwork === true,
   };
   try {
-    const answer = await ctx.slots.sandboxRun(ctx.agent, program, argv, opts, async () => {
-      const r = await ctx.builtins.runSandbox(ctx.agent, program, argv, { ...opts, signal: ctx.signal });
-      return { output: r.output, exitStatus: r.exitStatus };
-    });
-    if (answer.fallback) {
-      ctx.emit({ type: 'slot_fallback', path: ctx.chain, slot: 'sandbox', occupant: answer.occupant, reason: answer.fallback.reason, detail: answer.fallback.detail, outcome: 'builtin' });
-    }
-    const { output, exitStatus } = answer.result;
-    if (answer.answeredBy !== 'builtin') ctx.builtins.mirrorSandbox(ctx.agent, program, argv, { occupant: answer.answeredBy, output, exitStatus });
-    return { content: `exit status ${exitStatus}\n${output}`, isError: exitStatus !== 0 };
+    const { result } = await ctx.slots.sandboxRun(ctx.agent, program, argv, opts, slotEvents(ctx));
+    return { content: `exit status ${result.exitStatus}\n${result.output}`, isError: result.exitStatus !== 0 };
   } catch (e) {
-    if (e instanceof SandboxRefusedError) {
-      ctx.emit({ type: 'slot_fallback', path: ctx.chain, slot: 'sandbox', occupant: e.occupant, reason: e.fallback.reason, detail: e.fallback.detail, outcome: 'refused' });
-      ctx.builtins.mirrorSandbox(ctx.agent, program, argv, { occupant: e.occupant, refused: e.message });
-      return { content: `refused: ${e.message}`, isError: true };
-    }
+    // The slot service told the surface; the model gets the refusal.
+    if (e instanceof SandboxRefusedError) return { content: `refused: ${e.message}`, isError: true };
     throw e;
   }
 }
@@ -43,6 +50,7 @@ export const bash = defineTool({
     cwd: z.string().optional().describe('working directory, relative to the workspace'),
     timeout_ms: z.number().int().positive().optional(),
   }),
+  resolve: ({ cwd }, ctx) => commandFacts(cwd, ctx),
   execute: ({ command, cwd, timeout_ms }, ctx) => runInSandbox(ctx, 'bash', ['-c', command], cwd, timeout_ms),
 });
 
@@ -55,5 +63,6 @@ export const runScript = defineTool({
     cwd: z.string().optional(),
     timeout_ms: z.number().int().positive().optional(),
   }),
+  resolve: ({ cwd }, ctx) => commandFacts(cwd, ctx),
   execute: ({ program, args, cwd, timeout_ms }, ctx) => runInSandbox(ctx, program, args, cwd, timeout_ms),
 });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import type { Builtins } from '../builtins.js';
 import type { PepePaths } from '../paths.js';
-import type { TurnEvent } from '../runtime/events.js';
-import type { SlotService } from '../slots/slot-service.js';
+import type { TurnEvent } from '../events.js';
+import type { SlotEvents, SlotService } from '../slots/slot-service.js';
 
 /** What a tool returns to the model. `untrusted` marks outside content (spec 5.3). */
 export interface ToolOutcome {
@@ -30,6 +30,8 @@ export interface ToolContext {
   emit: (event: TurnEvent) => void;
   /** Set by tools when outside content enters the run (web results, files outside the workspace). */
   markOutsideContent: (source: string) => void;
+  /** Where the outside content this run holds came from (empty when none); `remember` stores it with the note. */
+  outsideContent?: () => readonly string[];
   /** Routing (send_to_agent, switch_agent, set_route) is provided by the runtime when available. */
   routing?: RoutingHooks;
   /**
@@ -37,6 +39,16 @@ export interface ToolContext {
    * "network" risk shown. The built-in sandbox runs with the network only then (spec 3.5).
    */
   allowNetwork?: boolean;
+  /**
+   * Set per call by the tool invoker: what `resolve` found and the barrier judged. A tool acts on
+   * these (the command's directory, the real paths), never on a second reading of its arguments.
+   */
+  facts?: ToolFacts;
+  /**
+   * Workspace Trust: false in Restricted Mode (an untrusted folder), where the invoker runs no
+   * tool that runs code or writes (tools/restricted.ts). Absent: trusted (the CLI).
+   */
+  workspaceTrusted?: boolean;
 }
 
 /**
@@ -100,6 +112,11 @@ export function defineTool<S extends z.ZodType>(tool: {
   resolve?(args: z.output<S>, ctx: ToolContext): Promise<ToolFacts>;
 }): Tool<z.output<S>> {
   return tool as unknown as Tool<z.output<S>>;
+}
+
+/** Where a tool's slot call tells the surface that it fell back: the turn's own event stream. */
+export function slotEvents(ctx: ToolContext): SlotEvents {
+  return { emit: ctx.emit, path: ctx.chain };
 }
 
 /** Wraps outside content so the model can tell data from instructions (spec 4.3). */

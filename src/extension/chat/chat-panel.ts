@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseChatInput } from '../../core/chat-command.js';
+import { errorMessage } from '../../core/errors.js';
 import type { Pepe } from '../../core/pepe.js';
 import type { TurnEvent, TurnResult } from '../../core/runtime/events.js';
 import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type WebviewMessage } from '../../protocol/messages.js';
@@ -9,6 +10,12 @@ import { chatHtml } from './html.js';
 import { historyItems } from './history-items.js';
 import { modelChoices } from './model-choices.js';
 import { ItemQueue } from './item-queue.js';
+import { isRestrictedRefusal } from '../../core/tools/restricted.js';
+import { offerToTrust } from '../host/workspace-trust.js';
+
+/** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
+export const RESTRICTED_MODE_NOTICE =
+  'This folder is in Restricted Mode: agents can read, list and search here, but they do not run commands or scripts, use plugins or write files. To allow that, trust the folder: run "Workspaces: Manage Workspace Trust" from the Command Palette.';
 
 export const CHAT_VIEW_TYPE = 'pepe.chat';
 
@@ -24,6 +31,8 @@ export interface ChatDeps {
   defaultAgent?(pepe: Pepe): string | undefined;
   /** Told when a panel's conversation moves to another agent (`/agent`, the picker, TurnResult.switchTo). */
   onAgentSwitched?(agent: string): void;
+  /** Workspace Trust: false in Restricted Mode, where the core runs no tool that runs code or writes. */
+  isTrusted?(): boolean;
 }
 
 /** The conversation a panel starts with; the serializer restores it from the webview's state. */
@@ -101,6 +110,12 @@ export class ChatPanel implements vscode.Disposable {
     this.panel.reveal();
   }
 
+  /** Stops the running turn, as the Stop button does (the pepe.chat.stop keybinding). */
+  stop(): boolean {
+    this.running?.abort();
+    return this.running !== null;
+  }
+
   /** Sends a message as if typed (used by `pepe.chat.open {text}` and tests); resolves with the turn's result. */
   async send(text: string): Promise<TurnResult | undefined> {
     await this.loaded;
@@ -148,7 +163,7 @@ export class ChatPanel implements vscode.Disposable {
       }
       if (!this.agent) this.queue.reset([{ kind: 'notice', level: 'info', text: 'No agents yet: add one with Pepe: Add Agent…' }]);
     } catch (e) {
-      this.queue.reset([{ kind: 'notice', level: 'error', text: `Pepe could not start: ${message(e)}` }]);
+      this.queue.reset([{ kind: 'notice', level: 'error', text: `Pepe could not start: ${errorMessage(e)}` }]);
     }
     this.updateTitle();
     this.owner.changed(this);
@@ -164,8 +179,8 @@ export class ChatPanel implements vscode.Disposable {
       return;
     }
     this.handle(parsed.value).catch((e: unknown) => {
-      this.deps.log.error(`chat: ${parsed.value.type}: ${message(e)}`);
-      this.queue.push({ kind: 'notice', level: 'error', text: message(e) });
+      this.deps.log.error(`chat: ${parsed.value.type}: ${errorMessage(e)}`);
+      this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e) });
     });
   }
 
@@ -220,6 +235,7 @@ export class ChatPanel implements vscode.Disposable {
     const controller = new AbortController();
     this.running = controller;
     this.queue.push({ kind: 'user', text });
+    this.noteRestrictedMode();
     await this.postState();
     try {
       const pepe = await this.deps.getPepe();
@@ -240,7 +256,7 @@ export class ChatPanel implements vscode.Disposable {
       }
     } catch (e) {
       // The turn could not start (unknown agent, missing session, a broken config.json).
-      this.queue.push({ kind: 'notice', level: 'error', text: message(e), retryText: text });
+      this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e), retryText: text });
     } finally {
       if (this.running === controller) this.running = null;
       this.queue.flush();
@@ -251,6 +267,21 @@ export class ChatPanel implements vscode.Disposable {
   private onEvent(event: TurnEvent): void {
     if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
     this.queue.push({ kind: 'event', event });
+    // Restricted Mode refused a tool: say why and offer the way to trust the folder, once per panel.
+    if (event.type === 'tool_result' && event.isError && isRestrictedRefusal(event.content) && !this.trustOffered) {
+      this.trustOffered = true;
+      void offerToTrust(event.name);
+    }
+  }
+
+  private restrictedNoted = false;
+  private trustOffered = false;
+
+  /** In an untrusted folder the conversation says so once, before the first turn runs. */
+  private noteRestrictedMode(): void {
+    if (this.restrictedNoted || this.deps.isTrusted?.() !== false) return;
+    this.restrictedNoted = true;
+    this.queue.push({ kind: 'notice', level: 'warning', text: RESTRICTED_MODE_NOTICE });
   }
 
   private setSession(sessionId: string): void {
@@ -395,8 +426,4 @@ export class ChatPanel implements vscode.Disposable {
   private updateTitle(): void {
     if (!this.disposed) this.panel.title = this.agent ? `Pepe: ${this.agent}` : 'Pepe Chat';
   }
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

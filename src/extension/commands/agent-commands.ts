@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
 import { NAME_PATTERN, type AgentConfig } from '../../core/config/schema.js';
+import { agentModelProblem } from '../models/usable.js';
 import { AgentAddArgs, AgentArgs, AgentRemoveArgs, parseArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
-import { Cancelled, input, pick, pickAgent } from './ui.js';
+import { pickModelFor } from './model-picker.js';
+import { Cancelled, input, pickAgent } from './ui.js';
 
 export async function agentAdd(ctx: CommandContext, raw: unknown): Promise<unknown> {
   const args = parseArgs(AgentAddArgs, 'pepe.agent.add', raw);
+  const interactive = raw === undefined || raw === null || args.name === undefined;
   const pepe = await ctx.host.get();
   const existing = new Set(Object.keys(pepe.config.agents ?? {}));
   const name =
@@ -15,7 +18,7 @@ export async function agentAdd(ctx: CommandContext, raw: unknown): Promise<unkno
       prompt: 'Agent name',
       validateInput: (v) => (!NAME_PATTERN.test(v) ? 'letters, digits, _ . - (up to 64)' : existing.has(v) ? `agent "${v}" already exists` : undefined),
     }));
-  const model = args.model ?? (await pickModel(pepe.config.models ?? {}, pepe.config.default_model_chain));
+  const model = args.model ?? (await pickModelFor(ctx, pepe, `Pepe: Add Agent ${name}: model`));
   const agent: AgentConfig = {};
   if (model) agent.model = model;
   if (args.project) agent.project = args.project;
@@ -23,25 +26,24 @@ export async function agentAdd(ctx: CommandContext, raw: unknown): Promise<unkno
   if (args.canMessage) agent.can_message = args.canMessage;
   await pepe.agentAdd(name, agent);
   ctx.refresh();
-  ctx.log.info(`agent ${name} added${model ? ` (model ${model})` : ''}`);
-  return { name, ...agent };
+  const problem = agentModelProblem(pepe.config, name, pepe.env);
+  ctx.log.info(`agent ${name} added${model ? ` (model ${model})` : ''}${problem ? `; ${problem}` : ''}`);
+  if (interactive) void afterAdd(name, problem);
+  return { name, ...agent, ...(problem ? { problem } : {}) };
 }
 
-/** Real choices: configured models, the mock, and the VS Code language models installed now. */
-async function pickModel(models: Record<string, unknown>, defaultChain: string[] | undefined): Promise<string | undefined> {
-  const items: (vscode.QuickPickItem & { id?: string })[] = [
-    { label: 'Default model chain', description: defaultChain?.length ? defaultChain.join(' → ') : 'default_model_chain (unset)', id: undefined },
-    ...Object.keys(models).map((id) => ({ label: id, description: 'configured in config.json', id })),
-    { label: 'mock', description: 'the built-in fake model (free, offline)', id: 'mock' },
-  ];
-  try {
-    const lm = await vscode.lm.selectChatModels();
-    for (const m of lm) items.push({ label: `vscode:${m.vendor}/${m.family}`, description: `${m.name} (VS Code Language Model API)`, id: `vscode:${m.vendor}/${m.family}` });
-  } catch {
-    // no language model API provider: nothing to add
+/** After Add Agent: offer its chat, or say what keeps it from answering. */
+async function afterAdd(name: string, problem: string | undefined): Promise<void> {
+  if (problem) {
+    const fix = problem.includes('no API key stored for') ? 'Set API Key…' : 'Add Model…';
+    const choice = await vscode.window.showWarningMessage(`Pepe: agent ${name} was added, but it has ${problem}.`, fix, 'Edit Agent…');
+    if (choice === 'Set API Key…') await vscode.commands.executeCommand('pepe.apiKey.set', { name: /no API key stored for (\w+)/.exec(problem)?.[1] });
+    else if (choice === 'Add Model…') await vscode.commands.executeCommand('pepe.model.add');
+    else if (choice === 'Edit Agent…') await vscode.commands.executeCommand('pepe.agent.edit', { agent: name });
+    return;
   }
-  const picked = await pick(items, { title: 'Pepe: Add Agent: model', placeHolder: 'model' });
-  return picked.id;
+  const choice = await vscode.window.showInformationMessage(`Pepe: agent ${name} added.`, 'Open Chat');
+  if (choice === 'Open Chat') await vscode.commands.executeCommand('pepe.chat.open', { agent: name });
 }
 
 export async function agentRemove(ctx: CommandContext, raw: unknown): Promise<unknown> {

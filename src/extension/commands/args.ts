@@ -7,6 +7,8 @@ import { SLOT_NAMES } from '../../core/slots/names.js';
  * Tree nodes pass their own fields (slot/agent/project, from/to); extra fields are ignored.
  */
 const name = z.string().min(1);
+/** Tree nodes carry `null` for "not set" (an agent on the default chain has `model: null`). */
+const nullableName = name.nullish().transform((v) => v ?? undefined);
 const Slot = z.enum(SLOT_NAMES);
 
 export const SlotSetArgs = z.object({
@@ -41,16 +43,45 @@ export const ChatArgs = z.object({
   agent: name.optional(),
   /** Sends this message right away (otherwise an input box asks); the command returns the turn's result. */
   text: z.string().optional(),
-  model: name.optional(),
+  model: nullableName,
   sessionId: name.optional(),
   /** Open a new panel with a new session even when one for the agent is open. */
   newSession: z.boolean().optional(),
 });
 export type ChatArgs = z.infer<typeof ChatArgs>;
+export const MODEL_PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'vscode'] as const;
+export const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. OPENAI_API_KEY');
+export const ModelAddArgs = z.object({
+  provider: z.enum(MODEL_PROVIDERS).optional(),
+  /** The key under "models" in config.json (for `vscode`: ignored, the id is `vscode:<vendor>/<family>`). */
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - (up to 64)').optional(),
+  /** The provider's model name, e.g. gpt-4o-mini; for `vscode`: `<vendor>/<family>`. */
+  model: name.optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  apiKeyEnv: EnvName.optional(),
+  /**
+   * Stored in SecretStorage under apiKeyEnv; never written to config.json. A caller passing
+   * arguments without it is not asked: no key (OpenAI-compatible) or the variable alone.
+   */
+  apiKey: z.string().min(1).optional(),
+  /** Skip the test request. */
+  skipTest: z.boolean().optional(),
+});
+export const ModelTestArgs = z.object({ id: name.optional() });
+export const ConfigOpenArgs = z.object({ line: z.number().int().positive().optional(), column: z.number().int().positive().optional() });
+export const AgentEditArgs = z.object({
+  agent: name.optional(),
+  /** The model chain in order; [] or null: use default_model_chain. */
+  modelChain: z.array(name).nullable().optional(),
+  /** null: every tool. */
+  tools: z.array(name).nullable().optional(),
+  /** "" or null: no system prompt. */
+  systemPrompt: z.string().nullable().optional(),
+});
 export const PluginInstallArgs = z.object({ path: name.optional() });
 export const ApiKeyArgs = z.object({
   /** The environment variable a model's `api_key_env` names. */
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. OPENAI_API_KEY').optional(),
+  name: EnvName.optional(),
   value: z.string().min(1).optional(),
 });
 export const CoreCheckArgs = z.object({ path: name.optional() });

@@ -1,5 +1,7 @@
 import { agentAdd, agentRemove, agentSwitch } from './agent-commands.js';
-import { chatOpen } from './chat-commands.js';
+import { agentEdit } from './agent-edit.js';
+import { chatNewSession, chatOpen, chatStop } from './chat-commands.js';
+import { configOpen, modelAdd, modelTest } from './model-commands.js';
 import type { CommandHandler } from './command-context.js';
 import { routeAdd, routeRemove } from './route-commands.js';
 import { slotClear, slotList, slotSet, slotTest } from './slot-commands.js';
@@ -17,7 +19,13 @@ export const HANDLERS: Record<string, CommandHandler> = {
   'pepe.agent.add': agentAdd,
   'pepe.agent.remove': agentRemove,
   'pepe.agent.switch': agentSwitch,
+  'pepe.agent.edit': agentEdit,
   'pepe.chat.open': chatOpen,
+  'pepe.chat.newSession': chatNewSession,
+  'pepe.chat.stop': chatStop,
+  'pepe.model.add': modelAdd,
+  'pepe.model.test': modelTest,
+  'pepe.config.open': configOpen,
   'pepe.plugin.install': pluginInstall,
   'pepe.apiKey.set': apiKeySet,
   'pepe.core.check': coreCheck,

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors.js';
 import type { CoreBundle } from '../core-loader.js';
 import type { CommandContext } from './command-context.js';
 
@@ -14,7 +15,13 @@ export const LAZY_COMMANDS = [
   'pepe.agent.add',
   'pepe.agent.remove',
   'pepe.agent.switch',
+  'pepe.agent.edit',
   'pepe.chat.open',
+  'pepe.chat.newSession',
+  'pepe.chat.stop',
+  'pepe.model.add',
+  'pepe.model.test',
+  'pepe.config.open',
   'pepe.plugin.install',
   'pepe.apiKey.set',
   'pepe.core.check',
@@ -34,7 +41,7 @@ export function registerCommands(ctx: CommandContext, load: () => CoreBundle): v
         return await HANDLERS[id]!(ctx, arg);
       } catch (e) {
         if (e instanceof Cancelled) return undefined;
-        const message = e instanceof Error ? e.message : String(e);
+        const message = errorMessage(e);
         ctx.log.error(`${id}: ${message}`);
         const fromPerson = arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg);
         void vscode.window.showErrorMessage(`Pepe: ${message}`);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { apiKeyEnvNames } from '../../core/secrets/scrub.js';
+import { keyEnvNames } from '../host/api-keys.js';
 import { checkCoreFolder } from '../diagnostics/manifest-check.js';
 import { toDiagnostic } from '../diagnostics/manifest-diagnostics.js';
 import { ApiKeyArgs, ApprovalArgs, CoreCheckArgs, parseArgs, PluginInstallArgs } from './args.js';
@@ -49,9 +49,11 @@ export async function apiKeySet(ctx: CommandContext, raw: unknown): Promise<unkn
   const pepe = await ctx.host.get();
   let name = args.name;
   if (!name) {
-    const models = Object.entries(pepe.config.models ?? {}).filter(([, m]) => m.api_key_env);
     const items: (vscode.QuickPickItem & { env?: string })[] = await Promise.all(
-      models.map(async ([id, m]) => ({ label: m.api_key_env!, description: `model ${id} (${m.provider})${(await ctx.apiKeys.has(m.api_key_env!)) ? ' · stored' : ''}`, env: m.api_key_env! })),
+      keyEnvNames(pepe.config.models).map(async (env) => {
+        const users = Object.entries(pepe.config.models ?? {}).filter(([, m]) => keyEnvNames({ m }).includes(env)).map(([id]) => id);
+        return { label: env, description: `model${users.length > 1 ? 's' : ''} ${users.join(', ')}${(await ctx.apiKeys.has(env)) ? ' · stored' : ''}`, env };
+      }),
     );
     items.push({ label: 'Another variable…', description: 'type its name' });
     const picked = await pick(items, { title: 'Pepe: Set API Key', placeHolder: 'which api_key_env' });
@@ -59,9 +61,10 @@ export async function apiKeySet(ctx: CommandContext, raw: unknown): Promise<unkn
   }
   const value = args.value ?? (await input({ title: `Pepe: API key for ${name}`, prompt: 'Stored in VS Code SecretStorage, never in settings or config.json', password: true }));
   if (!value) throw new Cancelled();
+  // Resolves once the key is overlaid into the env the core reads keys from: the next request uses it.
   await ctx.apiKeys.set(name, value);
-  await ctx.host.reload(); // re-overlays the keys into the env models read from
-  const used = apiKeyEnvNames(pepe.config).includes(name);
+  const used = keyEnvNames(pepe.config.models).includes(name);
+  ctx.refresh(); // the Agents tree warns about missing keys
   ctx.log.info(`API key for ${name} stored in SecretStorage${used ? '' : ' (no model names it in api_key_env yet)'}`);
   vscode.window.setStatusBarMessage(`Pepe: API key for ${name} stored`, 4000);
   return { name, stored: true, usedByModel: used };

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { ConfigError } from '../../core/errors.js';
 import { Pepe, type CreatePepeOptions } from '../../core/pepe.js';
-import { apiKeyEnvNames } from '../../core/secrets/scrub.js';
 import { LanguageModelProvider, parseVscodeModelId } from '../models/lm-provider.js';
 import { ModalPrompter } from '../permissions/modal-prompter.js';
 import type { ExtensionOccupants } from '../occupants.js';
 import type { SandboxTerminals } from '../terminal/sandbox-terminals.js';
-import type { ApiKeys } from './api-keys.js';
+import { keyEnvNames, type ApiKeys } from './api-keys.js';
 import { ConfigWatcher } from './config-watcher.js';
+import { refreshSchemaCopy } from './config-schema-link.js';
 import { HeartbeatRunner } from './heartbeat-runner.js';
 import type { BuiltPepe, PepeHost } from './pepe-host.js';
 
@@ -32,7 +32,6 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
   // A copy the core reads model keys from; SecretStorage values are overlaid for `api_key_env`
   // names only. The core scrubs those names from the sandbox and plugin environments (spec 8).
   const env: NodeJS.ProcessEnv = { ...base };
-  const overlaid = new Set<string>();
   const terminals = deps.terminals;
   const options: CreatePepeOptions = {
     home: deps.home,
@@ -59,7 +58,12 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
     deps.log.error(e.message);
   }
   deps.occupants.attach(pepe);
-  const syncKeys = () => deps.apiKeys.overlay(env, base, apiKeyEnvNames(pepe.config), overlaid);
+  // config.json's "$schema" names a copy next to it, so the schema applies wherever PEPE_HOME is.
+  void refreshSchemaCopy(pepe.paths.home).catch((e: unknown) => deps.log.warn(`config schema copy: ${String(e)}`));
+  // Set API Key… re-overlays before it returns, so the very next request uses the new key.
+  const keys = deps.apiKeys.bind(env, base, () => keyEnvNames(pepe.config.models));
+  resources.push(keys);
+  const syncKeys = () => keys.sync();
   await syncKeys();
 
   const unlisten = pepe.log.onEntry((entry) => {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors.js';
 import type { Message } from '../../core/messages.js';
 import { ProviderError, type ModelProvider, type ModelRequest, type ProviderEvent } from '../../core/models/provider.js';
 
@@ -101,7 +102,7 @@ export function toChatMessages(messages: readonly Message[]): vscode.LanguageMod
 /** LanguageModelError codes → ProviderError kinds (spec 4.1: a failing model hands over to the next). */
 export function toProviderError(id: string, e: unknown, signal?: AbortSignal, fallback: 'request' | 'stream' = 'request'): ProviderError {
   if (e instanceof ProviderError) return e;
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorMessage(e);
   if (signal?.aborted || e instanceof vscode.CancellationError) return new ProviderError('aborted', `${id}: cancelled`);
   if (e instanceof vscode.LanguageModelError) {
     const code = e.code;

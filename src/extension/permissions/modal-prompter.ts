@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Decision, Prompter } from '../../core/permissions/approval.js';
+import { visible, visibleJson } from '../../core/permissions/display.js';
 
 interface Choice extends vscode.MessageItem {
   decide: () => Promise<Decision> | Decision;
@@ -26,15 +27,9 @@ export class ModalPrompter implements Prompter {
   private async show(request: ApprovalRequest, signal?: AbortSignal): Promise<Decision> {
     if (signal?.aborted) throw new Error('the turn was cancelled before the approval was asked');
     const deny: Choice = { title: 'Deny', isCloseAffordance: true, decide: () => ({ kind: 'deny' }) };
-    const choices: Choice[] = [
-      { title: 'Allow once', decide: () => ({ kind: 'allow_once' }) },
-      { title: 'Allow for this session', decide: () => ({ kind: 'allow_session' }) },
-      { title: 'Allow any arguments this session', decide: () => ({ kind: 'allow_session_any' }) },
-      { title: `Always allow ${request.tool}`, decide: () => ({ kind: 'always' }) },
-      { title: 'Deny with reason…', decide: () => askReason(request) },
-      deny,
-    ];
-    this.log(`approval ${request.id}: asking about ${request.tool} for ${request.chain.join(' → ')}`);
+    const choices: Choice[] = approvalChoices(request).map(([title, kind]) => ({ title, decide: () => ({ kind }) as Decision }));
+    choices.push({ title: 'Deny with reason…', decide: () => askReason(request) }, deny);
+    this.log(`approval ${request.id}: asking about ${visible(request.tool)} for ${request.chain.map(visible).join(' → ')}`);
     const shown = vscode.window.showWarningMessage(approvalMessage(request), { modal: true, detail: approvalDetail(request) }, ...choices);
     const aborted = new Promise<never>((_, reject) => {
       signal?.addEventListener('abort', () => reject(new Error('the turn was cancelled while the approval was open')), { once: true });
@@ -46,31 +41,51 @@ export class ModalPrompter implements Prompter {
   }
 }
 
+type AllowKind = Exclude<Decision['kind'], 'deny'>;
+
+/** The allow buttons, in order; a write into Pepe's home offers "once" only. Titles name the risks they cover. */
+export function approvalChoices(request: ApprovalRequest): Array<[string, AllowKind]> {
+  if (request.onceOnly) return [['Allow once', 'allow_once']];
+  const risks = request.risks.length ? request.risks.join(', ') : 'no risks';
+  return [
+    ['Allow once', 'allow_once'],
+    ['Allow for the rest of this task', 'allow_task'],
+    ['Allow this exact call for this session', 'allow_session'],
+    [`Allow ${visible(request.tool)} with ${risks} for this session`, 'allow_session_risks'],
+    ['Allow any arguments this session', 'allow_session_any'],
+    [`Always allow ${visible(request.tool)} with ${risks}`, 'always'],
+    [`Always allow ${visible(request.tool)} with any arguments`, 'always_any'],
+    [`⚠ Bypass: stop asking about ${visible(request.agent)} for this session`, 'bypass_session'],
+  ];
+}
+
 export function approvalMessage(request: ApprovalRequest): string {
-  return `Allow ${request.agent} to use ${request.tool}?`;
+  return `Allow ${visible(request.agent)} to use ${visible(request.tool)}?`;
 }
 
 /** Everything a person needs to decide, with the arguments exactly as the model passed them. */
 export function approvalDetail(request: ApprovalRequest): string {
+  // Everything the model controls is made visible and inert (the same display functions as the terminal).
   const lines = [
-    `Agent: ${request.agent}`,
-    `Chain: ${request.chain.join(' → ')}`,
-    `Tool: ${request.tool}`,
+    `Agent: ${visible(request.agent)}`,
+    `Chain: ${request.chain.map(visible).join(' → ')}`,
+    `Tool: ${visible(request.tool)}`,
+    `Risks: ${request.risks.length ? request.risks.join(', ') : 'none'}`,
     '',
-    request.summary,
+    visible(request.summary),
   ];
   const args = request.args as Record<string, unknown> | null;
   if ((request.tool === 'bash' || request.tool === 'run_script') && args && typeof args === 'object') {
-    lines.push(`Working directory: ${typeof args.cwd === 'string' ? args.cwd : request.cwd}`);
+    lines.push(`Working directory: ${visible(typeof args.cwd === 'string' ? args.cwd : request.cwd)}`);
   }
-  lines.push('', `Arguments: ${JSON.stringify(request.args, null, 2)}`);
-  if (request.whyText) lines.push('', `Why you are asked: ${request.whyText}`);
+  lines.push('', `Arguments: ${visibleJson(request.args)}`);
+  if (request.whyText) lines.push('', `Why you are asked: ${visible(request.whyText)}`);
   return lines.join('\n');
 }
 
 async function askReason(request: ApprovalRequest): Promise<Decision> {
   const reason = await vscode.window.showInputBox({
-    title: `Deny ${request.tool} for ${request.agent}`,
+    title: `Deny ${visible(request.tool)} for ${visible(request.agent)}`,
     prompt: 'Optional: why (the agent reads this)',
     ignoreFocusOut: true,
   });

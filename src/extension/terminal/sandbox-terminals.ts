@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { SandboxSurface } from '../../core/builtins.js';
+import { errorMessage } from '../../core/errors.js';
+import { shellQuote } from '../../core/permissions/display.js';
 import type { SandboxRunOptions, SandboxRunResult } from '../../core/slots/builtin/sandbox.js';
 import { AgentPty } from './agent-pty.js';
 
@@ -35,7 +37,7 @@ export class SandboxTerminals implements SandboxSurface, vscode.Disposable {
         },
       });
     } catch (e) {
-      pty.end(`[pepe: the command could not run: ${e instanceof Error ? e.message : String(e)}]`, last.endsWith('\n'));
+      pty.end(`[pepe: the command could not run: ${errorMessage(e)}]`, last.endsWith('\n'));
       throw e;
     }
     const how = result.cancelled ? ' (cancelled)' : result.timedOut ? ' (timed out)' : '';
@@ -86,9 +88,4 @@ export class SandboxTerminals implements SandboxSurface, vscode.Disposable {
 /** How a person would type it: `bash -c 'echo hi'`. */
 export function commandLine(program: string, argv: readonly string[]): string {
   return [program, ...argv].map(shellQuote).join(' ');
-}
-
-function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ActiveAgent } from '../active-agent.js';
 import type { PepeHost } from '../host/pepe-host.js';
+import { agentModelProblem } from '../models/usable.js';
 import { PepeTree, problemItem, type AgentNode, type ProblemNode } from './nodes.js';
 
 type Node = AgentNode | ProblemNode;
@@ -15,7 +16,10 @@ export class AgentsTree extends PepeTree<Node> {
     if (node) return [];
     const pepe = await this.host.get();
     const current = this.active.resolve(pepe.config);
-    const agents: Node[] = pepe.agentList().map((a) => ({ kind: 'agent', agent: a.name, model: a.model, project: a.project, active: a.name === current }));
+    const agents: Node[] = pepe.agentList().map((a) => {
+      const problem = agentModelProblem(pepe.config, a.name, pepe.env);
+      return { kind: 'agent', agent: a.name, model: a.model, project: a.project, active: a.name === current, ...(problem ? { problem } : {}) };
+    });
     return this.host.configProblem ? [{ kind: 'problem', message: this.host.configProblem }, ...agents] : agents;
   }
 
@@ -24,9 +28,12 @@ export class AgentsTree extends PepeTree<Node> {
     const item = new vscode.TreeItem(node.agent, vscode.TreeItemCollapsibleState.None);
     item.id = `agent:${node.agent}`;
     item.description = [node.model ?? 'default model chain', node.project ? `project ${node.project}` : null, node.active ? 'active' : null].filter(Boolean).join(' · ');
-    item.iconPath = new vscode.ThemeIcon(node.active ? 'pass-filled' : 'hubot');
+    item.iconPath = node.problem
+      ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+      : new vscode.ThemeIcon(node.active ? 'pass-filled' : 'hubot');
+    if (node.problem) item.description = `${item.description} · ${node.problem}`;
     item.contextValue = 'agent';
-    item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}`;
+    item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}${node.problem ? `\n\n${node.problem}: fix it with Edit Agent…, Add Model… or Set API Key…` : ''}`;
     item.accessibilityInformation = { label: `${node.agent}: ${item.description}` };
     return item;
   }

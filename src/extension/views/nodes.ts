@@ -9,15 +9,17 @@ import type { SlotStatus } from '../../core/slots/slot-service.js';
 export type SlotNode = { kind: 'slot'; slot: string; status: SlotStatus; agent?: string; project?: string; overrides?: number };
 export type RouteAgentNode = { kind: 'routeAgent'; agent: string; from: string; canSend: boolean; targets: string[] };
 export type RouteNode = { kind: 'route'; from: string; to: string; usable: boolean; targetExists: boolean };
-export type AgentNode = { kind: 'agent'; agent: string; model: string | null; project: string | null; active: boolean };
+/** `problem`: why the agent cannot answer (no model, a missing key…); absent when it can. */
+export type AgentNode = { kind: 'agent'; agent: string; model: string | null; project: string | null; active: boolean; problem?: string };
 export type ProblemNode = { kind: 'problem'; message: string };
 
 export function problemItem(node: ProblemNode): vscode.TreeItem {
   const item = new vscode.TreeItem('config.json has a problem', vscode.TreeItemCollapsibleState.None);
   item.description = node.message;
-  item.tooltip = `${node.message}\n\nFix the file; Pepe re-reads it when it changes and never overwrites a broken file.`;
+  item.tooltip = `${node.message}\n\nClick to open config.json. Fix the file; Pepe re-reads it when it changes and never overwrites a broken file.`;
   item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
   item.contextValue = 'problem';
+  item.command = { command: 'pepe.config.open', title: 'Open config.json' };
   return item;
 }
 

@@ -60,6 +60,7 @@ export class SlotsTree extends PepeTree<Node> {
 function describe(s: SlotStatus): string {
   const parts: string[] = [];
   if (s.status === 'default-instead') parts.push(`using the default instead (${s.configured} unavailable)`);
+  else if (s.status === 'unconfined') parts.push(`${s.occupant} · unconfined`);
   else parts.push(s.occupant);
   if (s.fallbacks.count) parts.push(`${s.fallbacks.count} fallback${s.fallbacks.count === 1 ? '' : 's'}`);
   return parts.join(' · ');
@@ -71,12 +72,13 @@ function tooltip(slot: string, s: SlotStatus, scope: string | undefined): vscode
   md.appendMarkdown(`- in use: \`${s.occupant}\`\n- default: \`${s.default}\`\n`);
   if (s.configured) md.appendMarkdown(`- configured: \`${s.configured}\` (${s.scope} level)\n`);
   if (s.status === 'default-instead') md.appendMarkdown(`\n$(warning) Using the default instead: ${escape(s.reason ?? '')}\n`);
+  if (s.status === 'unconfined') md.appendMarkdown(`\n$(warning) Unconfined: every command is asked first. ${escape(s.reason ?? '')}\n`);
   if (s.fallbacks.count) md.appendMarkdown(`\n${s.fallbacks.count} fallback(s); last: ${escape(s.fallbacks.lastReason ?? '')} (${s.fallbacks.lastAt ?? ''})\n`);
   return md;
 }
 
 function icon(s: SlotStatus, override: boolean): vscode.ThemeIcon {
-  if (s.status === 'default-instead') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+  if (s.status === 'default-instead' || s.status === 'unconfined') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
   if (s.fallbacks.count) return new vscode.ThemeIcon('debug-alt', new vscode.ThemeColor('problemsWarningIcon.foreground'));
   if (override) return new vscode.ThemeIcon('symbol-field');
   return new vscode.ThemeIcon(s.configured ? 'plug' : 'symbol-constant');

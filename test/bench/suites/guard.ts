@@ -23,7 +23,7 @@ export async function guardSuite(ctx: SuiteContext): Promise<Figure[]> {
   const pepe = await createPepe({ home, env: {}, workspace: home });
   await pepe.pluginList(); // loaded, as in a running host
   const builtin = () => pepe.builtins.memory.search('a', 'q', { limit: 5 });
-  const guarded = (query: string) => pepe.slots.memorySearch('a', query, { limit: 5 }, builtin);
+  const guarded = (query: string) => pepe.slots.memorySearch('a', query, { limit: 5 }, undefined, builtin);
   const mod = (await import(pathToFileURL(file).href)) as { search: (a: string, q: string, o: object) => unknown };
   const worker = pepe.registry.workerFor(file);
   if (!worker) throw new Error('bench plugin worker not started');

@@ -35,17 +35,19 @@ describe('pepe run, approvals, sessions, usage (spec 9.1)', function () {
   it('without a TTY a gated call is parked; approvals approve runs it in the follow-up turn', async () => {
     const model = script(home, 'a', [{ tool_calls: [{ name: 'bash', arguments: { command: 'echo from-approval > approved.txt' } }] }, { text: 'parked it' }, { echo_prompt: true }]);
     home.writeConfig({ agents: { a: { model } } });
-    let r = await run('run', 'a', 'write it', '--json');
+    // The command runs in the workspace (the working directory), never in PEPE_HOME.
+    const inWs = (...args: string[]) => pepeCli(home.dir, args, {}, home.workspace);
+    let r = await inWs('run', 'a', 'write it', '--json');
     assert.equal(r.exitCode, 0, r.stderr);
     const sessionId = JSON.parse(r.stdout.trim().split('\n').at(-1)!).sessionId;
     const pending = JSON.parse((await run('approvals', 'list', '--json')).stdout);
     assert.equal(pending.length, 1);
-    assert.equal(existsSync(join(home.dir, 'approved.txt')), false);
+    assert.equal(existsSync(join(home.workspace, 'approved.txt')), false);
     r = await run('approvals', 'approve', pending[0].id.slice(0, 5));
     assert.equal(r.exitCode, 0, r.stderr);
-    r = await run('run', 'a', 'and now?', '--session', sessionId, '--no-input');
+    r = await inWs('run', 'a', 'and now?', '--session', sessionId, '--no-input');
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.equal(readFileSync(join(home.dir, 'approved.txt'), 'utf8'), 'from-approval\n');
+    assert.equal(readFileSync(join(home.workspace, 'approved.txt'), 'utf8'), 'from-approval\n');
     assert.deepEqual(JSON.parse((await run('approvals', 'list', '--json')).stdout), []);
     assert.equal((await run('approvals', 'approve', 'ffffffff')).exitCode, 2);
   });

@@ -84,17 +84,19 @@ describe('faults: secrets and untrusted content (issue 8)', function () {
       }
     }
     const pluginSawEnv = readFileSync(join(home, 'logs', 'pepe.jsonl'), 'utf8').includes('plugin env:');
-    const ok = r.exitCode === 0 && /HARMLESS_SETTING=visible/.test(bashOut) && pluginSawEnv && leaks.length === 0;
+    // The environment is an allow-list (spec 8): PATH passes, an unlisted harmless variable does not.
+    const ok = r.exitCode === 0 && /^PATH=/m.test(bashOut) && !/HARMLESS_SETTING/.test(bashOut) && pluginSawEnv && leaks.length === 0;
     record({
       area: 'secrets',
       case: `${Object.keys(SECRETS).length} secret-like variables (incl. one named only by api_key_env); the user, the model, bash and a plugin all try to expose them`,
       expected: 'absent from the sandbox env, plugin env, transcripts, logs, usage',
-      observed: leaks.length ? `LEAKS: ${leaks.join('; ')}` : `none found in ${Object.keys(places).length} places (${Object.keys(places).join(', ')}); harmless variable still visible`,
+      observed: leaks.length ? `LEAKS: ${leaks.join('; ')}` : `none found in ${Object.keys(places).length} places (${Object.keys(places).join(', ')}); PATH passes, an unlisted variable does not`,
       passed: ok,
       ms: r.ms,
     });
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.match(bashOut, /HARMLESS_SETTING=visible/);
+    assert.match(bashOut, /^PATH=/m);
+    assert.doesNotMatch(bashOut, /HARMLESS_SETTING/, 'only allow-listed variables reach a command');
     assert.ok(pluginSawEnv, 'the plugin ran and its output reached the log');
     assert.deepEqual(leaks, [], 'secrets leaked');
   });

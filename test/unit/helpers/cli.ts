@@ -17,9 +17,10 @@ export interface CliResult {
 }
 
 /** Runs `pepe` with PEPE_HOME (also the working directory) set to `home`. */
-export async function pepeCli(home: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the built CLI with `home` as PEPE_HOME; the working directory (the workspace) is `cwd`, else the home. */
+export async function pepeCli(home: string, args: string[], env: Record<string, string> = {}, cwd: string = home): Promise<CliResult> {
   const r = await execa('node', [CLI, ...args], {
-    cwd: home,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PEPE_HOME: home, ...env },
     extendEnv: false,
     reject: false,

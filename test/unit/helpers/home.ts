@@ -7,6 +7,16 @@ import { createPepe, type CreatePepeOptions, type Pepe } from '../../../src/core
 export class TempHome {
   readonly dir = mkdtempSync(join(tmpdir(), 'pepe-test-'));
   private opened: Pepe[] = [];
+  private ws: string | null = null;
+
+  /**
+   * A workspace of its own, outside PEPE_HOME: the sandbox hides PEPE_HOME from commands, so a
+   * test whose commands write files runs them here (as a person's project would be).
+   */
+  get workspace(): string {
+    this.ws ??= mkdtempSync(join(tmpdir(), 'pepe-ws-'));
+    return this.ws;
+  }
 
   get config(): string {
     return join(this.dir, 'config.json');
@@ -41,6 +51,7 @@ export class TempHome {
   cleanup(): void {
     for (const p of this.opened) p.dispose();
     rmSync(this.dir, { recursive: true, force: true });
+    if (this.ws) rmSync(this.ws, { recursive: true, force: true });
   }
 }
 

@@ -145,7 +145,7 @@ describe('Anthropic Messages provider (AI SDK) against a local server', () => {
     const s = await serve([sse([fixture('anthropic-text.sse')])]);
     const { error } = await eventsUntilError(provider(s.baseUrl, {}).stream({ messages, tools }));
     assert.equal(error.kind, 'auth');
-    assert.match(error.message, /TEST_ANTHROPIC_KEY is not set/);
+    assert.match(error.message, /no API key stored for TEST_ANTHROPIC_KEY/);
     assert.equal(s.requests.length, 0);
   });
 

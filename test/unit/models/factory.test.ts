@@ -28,7 +28,7 @@ describe('createProvider', () => {
 
   it('uses the vendor key variable when api_key_env is absent, without reading process.env', async () => {
     // ANTHROPIC_API_KEY is absent from the injected env: the call fails before any request, naming it.
-    await assert.rejects(collect(createProvider('claude', config, {}).stream({ messages: [], tools: [] })), /ANTHROPIC_API_KEY is not set/);
+    await assert.rejects(collect(createProvider('claude', config, {}).stream({ messages: [], tools: [] })), /no API key stored for ANTHROPIC_API_KEY/);
   });
 
   it('rejects unknown ids, listing what is configured', () => {

@@ -25,9 +25,9 @@ describe('PermissionBarrier', () => {
       it(`${tool} runs without a prompt, with or without a person`, async () => {
         const prompter = new ScriptedPrompter([]);
         const withPerson = harness(dir, { prompter });
-        assert.deepEqual(await withPerson.barrier.check(call(tool, { path: 'x' })), { allowed: true, by: 'free' });
+        assert.deepEqual(await withPerson.barrier.check(call(tool, { path: 'x' })), { allowed: true, by: 'free', risks: [] });
         const nobody = harness(dir);
-        assert.deepEqual(await nobody.barrier.check(call(tool, { path: 'x' })), { allowed: true, by: 'free' });
+        assert.deepEqual(await nobody.barrier.check(call(tool, { path: 'x' })), { allowed: true, by: 'free', risks: [] });
         assert.equal(prompter.asked.length, 0);
         assert.deepEqual(withPerson.events, []);
         assert.deepEqual(await nobody.pending.list(), []);
@@ -39,8 +39,8 @@ describe('PermissionBarrier', () => {
     it('runs a risk-free bash command without a prompt when a person is present', async () => {
       const prompter = new ScriptedPrompter([]);
       const h = harness(dir, { prompter });
-      assert.deepEqual(await h.barrier.check(call('bash', HARMLESS)), { allowed: true, by: 'free' });
-      assert.deepEqual(await h.barrier.check(call('run_script', { program: 'git', argv: ['status'] })), { allowed: true, by: 'free' });
+      assert.deepEqual(await h.barrier.check(call('bash', HARMLESS)), { allowed: true, by: 'free', risks: [] });
+      assert.deepEqual(await h.barrier.check(call('run_script', { program: 'git', argv: ['status'] })), { allowed: true, by: 'free', risks: [] });
       assert.equal(prompter.asked.length, 0);
     });
 
@@ -153,6 +153,7 @@ describe('PermissionBarrier', () => {
         allowed: true,
         by: 'session_grant',
         grant: 'exact',
+        risks: ['delete'],
       });
       const other = await h.barrier.check(call('bash', { command: 'rm -rf dist' }));
       assert.equal(other.allowed, false);
@@ -164,14 +165,14 @@ describe('PermissionBarrier', () => {
       const h = harness(dir, { prompter });
       await h.barrier.check(call('write_file', { path: 'a', content: 'x' }));
       const again = await h.barrier.check(call('write_file', { content: 'x', path: 'a' }));
-      assert.deepEqual(again, { allowed: true, by: 'session_grant', grant: 'exact' });
+      assert.deepEqual(again, { allowed: true, by: 'session_grant', grant: 'exact', risks: ['write'] });
     });
 
     it('allow_session_any covers the same tool with any arguments, for this agent only', async () => {
       const prompter = new ScriptedPrompter([{ kind: 'allow_session_any' }, { kind: 'allow_once' }]);
       const h = harness(dir, { prompter });
       await h.barrier.check(call('bash', RISKY));
-      assert.deepEqual(await h.barrier.check(call('bash', { command: 'curl https://x' })), { allowed: true, by: 'session_grant', grant: 'any' });
+      assert.deepEqual(await h.barrier.check(call('bash', { command: 'curl https://x' })), { allowed: true, by: 'session_grant', grant: 'any', risks: ['network'] });
       // Routing never launders permissions: triage was not granted anything.
       await h.barrier.check(call('bash', RISKY, { agent: 'triage', chain: ['triage'] }));
       assert.equal(prompter.asked.length, 2);
@@ -187,12 +188,12 @@ describe('PermissionBarrier', () => {
       const h = harness(dir, { prompter });
       const outcome = await h.barrier.check(call('bash', RISKY));
       assert.ok(outcome.allowed && outcome.by === 'user' && outcome.decision.kind === 'always' && outcome.warning === undefined, "outcome.allowed && outcome.by === 'user' && outcome.decision.kind === 'always' && outcome.warning === undefined");
-      assert.deepEqual(h.persisted, [['billing', 'bash']]);
+      assert.deepEqual(h.persisted, [['billing', 'bash:delete']]);
       assert.equal((await h.barrier.check(call('bash', { command: 'rm other' }))).allowed, true);
       assert.equal(prompter.asked.length, 1);
       // A later session reads it from the agent's auto_approve.
       const later = harness(dir, { prompter: new ScriptedPrompter([]) });
-      assert.deepEqual(await later.barrier.check(call('bash', RISKY, { config: { auto_approve: ['bash'] } })), { allowed: true, by: 'auto_approve' });
+      assert.deepEqual(await later.barrier.check(call('bash', RISKY, { config: { auto_approve: ['bash:delete'] } })), { allowed: true, by: 'auto_approve', entry: 'bash:delete', risks: ['delete'] });
     });
 
     it('always still allows the call when saving fails, and says so', async () => {
@@ -250,10 +251,10 @@ describe('PermissionBarrier', () => {
     it('lets a gated call run without asking, with or without a person', async () => {
       const prompter = new ScriptedPrompter([]);
       const h = harness(dir, { prompter });
-      assert.deepEqual(await h.barrier.check(call('write_file', { path: 'x' }, { config: { auto_approve: ['write_file'] } })), { allowed: true, by: 'auto_approve' });
-      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { config: { auto_approve: '*' } })), { allowed: true, by: 'auto_approve' });
+      assert.deepEqual(await h.barrier.check(call('write_file', { path: 'x' }, { config: { auto_approve: ['write_file'] } })), { allowed: true, by: 'auto_approve', entry: 'write_file', risks: ['write'] });
+      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { config: { auto_approve: '*' } })), { allowed: true, by: 'auto_approve', entry: '*', risks: ['delete'] });
       const nobody = harness(dir);
-      assert.deepEqual(await nobody.barrier.check(call('bash', RISKY, { config: { auto_approve: ['bash'] } })), { allowed: true, by: 'auto_approve' });
+      assert.deepEqual(await nobody.barrier.check(call('bash', RISKY, { config: { auto_approve: ['bash'] } })), { allowed: true, by: 'auto_approve', entry: 'bash', risks: ['delete'] });
       assert.deepEqual(await nobody.pending.list(), []);
       const last = h.events.at(-1)!;
       assert.ok(last.type === 'approval_decided' && last.by === 'auto_approve', "last.type === 'approval_decided' && last.by === 'auto_approve'");
@@ -272,7 +273,7 @@ describe('PermissionBarrier', () => {
       const h = harness(dir, { prompter });
       const run = newRunState();
       const config = { auto_approve: ['bash'] as string[] };
-      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run, config })), { allowed: true, by: 'auto_approve' });
+      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run, config })), { allowed: true, by: 'auto_approve', entry: 'bash', risks: ['delete'] });
       markOutsideContent(run, 'web_search');
       const after = await h.barrier.check(call('bash', RISKY, { run, config }));
       assert.ok(after.allowed && after.by === 'user', "after.allowed && after.by === 'user'");
@@ -282,7 +283,7 @@ describe('PermissionBarrier', () => {
       ]);
       assert.match(prompter.asked[0]!.whyText, /outside content entered this turn \(web_search\)/);
       // The next turn starts a new run: pre-approval is back.
-      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run: newRunState(), config })), { allowed: true, by: 'auto_approve' });
+      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run: newRunState(), config })), { allowed: true, by: 'auto_approve', entry: 'bash', risks: ['delete'] });
     });
 
     it('withdraws the risk-free shell path', async () => {
@@ -303,7 +304,7 @@ describe('PermissionBarrier', () => {
       await h.barrier.check(call('bash', RISKY, { run }));
       markOutsideContent(run, 'web_search');
       // The person approved exactly this command line this session; it still runs.
-      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run })), { allowed: true, by: 'session_grant', grant: 'exact' });
+      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run })), { allowed: true, by: 'session_grant', grant: 'exact', risks: ['delete'] });
       const any = await h.barrier.check(call('write_file', { path: 'b' }, { run }));
       assert.equal(any.allowed, false);
       assert.deepEqual(prompter.asked[2]!.why, [
@@ -328,8 +329,8 @@ describe('PermissionBarrier', () => {
       const run = newRunState();
       markOutsideContent(run, 'web_search');
       const trusting = { trust_untrusted_content: true, auto_approve: ['bash'] };
-      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run, config: trusting })), { allowed: true, by: 'auto_approve' });
-      assert.deepEqual(await h.barrier.check(call('bash', HARMLESS, { run, config: { trust_untrusted_content: true } })), { allowed: true, by: 'free' });
+      assert.deepEqual(await h.barrier.check(call('bash', RISKY, { run, config: trusting })), { allowed: true, by: 'auto_approve', entry: 'bash', risks: ['delete'] });
+      assert.deepEqual(await h.barrier.check(call('bash', HARMLESS, { run, config: { trust_untrusted_content: true } })), { allowed: true, by: 'free', risks: [] });
       assert.equal(prompter.asked.length, 0);
     });
 
@@ -337,7 +338,7 @@ describe('PermissionBarrier', () => {
       const h = harness(dir, { prompter: new ScriptedPrompter([]) });
       const run = newRunState();
       markOutsideContent(run, 'web_search');
-      assert.deepEqual(await h.barrier.check(call('read_file', { path: 'x' }, { run })), { allowed: true, by: 'free' });
+      assert.deepEqual(await h.barrier.check(call('read_file', { path: 'x' }, { run })), { allowed: true, by: 'free', risks: [] });
     });
   });
 
@@ -416,7 +417,7 @@ describe('PermissionBarrier', () => {
     const grants = new SessionGrants();
     grants.grantAny('billing', 'write_file');
     const h = harness(dir, { grants });
-    assert.deepEqual(await h.barrier.check(call('write_file', { path: 'x' })), { allowed: true, by: 'session_grant', grant: 'any' });
+    assert.deepEqual(await h.barrier.check(call('write_file', { path: 'x' })), { allowed: true, by: 'session_grant', grant: 'any', risks: ['write'] });
   });
 
   it('a broken event listener does not change the decision', async () => {

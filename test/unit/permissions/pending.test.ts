@@ -64,12 +64,13 @@ describe('PendingApprovals (spec 5.4)', () => {
   });
 
   it('approves: status, decision time, and "always" persisted through the callback', async () => {
-    const parked = await store.park(input());
+    const parked = await store.park(input({ riskHints: [{ kind: 'network', fragment: 'curl x' }, { kind: 'write', fragment: '> f' }] }));
     const approved = await store.approve(parked.id, { always: true });
     assert.equal(approved.status, 'approved');
     assert.equal(approved.always, true);
     assert.equal(approved.decidedAt, '2030-01-01T12:00:00.000Z');
-    assert.deepEqual(persisted, [['billing', 'bash']]);
+    // Scoped to the risks the person was shown, never the bare tool name.
+    assert.deepEqual(persisted, [['billing', 'bash:network+write']]);
     assert.deepEqual(await store.list(), [], 'no longer pending');
     assert.deepEqual((await store.list({ includeResolved: true })).map((p) => p.status), ['approved']);
     await assert.rejects(store.approve(parked.id), (e: Error) => e instanceof UsageError && /already approved/.test(e.message));

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { loadShellGrammar } from '../../../src/core/permissions/bash-grammar.js';
 import { scriptRiskHints, shellRiskHints, toolRiskHints, type RiskKind } from '../../../src/core/permissions/risk.js';
+
+before(() => loadShellGrammar());
 
 const kinds = (line: string) => new Set(shellRiskHints(line).map((h) => h.kind));
 
@@ -18,32 +21,48 @@ describe('risk hints for shell command lines (spec 5.1)', () => {
       'echo hi >&2',
       'cd src && ls',
       'git log --oneline -n 5',
-      'git -C sub diff --stat',
       'git branch',
       'git remote -v',
-      'wc -l *.ts',
+      'wc -l src/*.ts',
       "echo '$(rm x)'",
-      'echo "$HOME" ${USER}',
-      'echo $((1 + 2))',
       'find . -name "*.ts" -type f',
-      "sed -n '1,5p' notes.md",
-      "sed 's/hello/world/g' notes.md",
-      "awk '{print $1}' data.txt",
-      'tar tzf release.tgz',
       'head -c 100 /dev/urandom | base64',
-      'FOO=1 env',
-      'command -v git',
       'node --version',
-      '/usr/bin/ls -la',
       'sort -u names.txt',
-      'cat <<"EOF"\n$(rm -rf x)\nEOF',
       'ls # rm -rf / in a comment',
-      'npm ls',
-      'pip list',
+      'git status || echo none; ls -a',
+      'grep -rn --include=*.ts TODO src | head -n 20',
     ];
     for (const line of harmless) {
       it(`${JSON.stringify(line)} has no hint`, () => {
         assert.deepEqual(shellRiskHints(line), []);
+      });
+    }
+  });
+
+  describe('not provably harmless, so asked', () => {
+    const asked = [
+      'git -C sub diff --stat',
+      'wc -l *.ts',
+      'echo "$HOME" ${USER}',
+      'echo $((1 + 2))',
+      "sed -n '1,5p' notes.md",
+      "awk '{print $1}' data.txt",
+      'tar tzf release.tgz',
+      'FOO=1 env',
+      'command -v git',
+      '/usr/bin/ls -la',
+      'cat <<"EOF"\n$(rm -rf x)\nEOF',
+      'npm ls',
+      'pip list',
+      'git diff',
+      'git show HEAD',
+      'ls &',
+      'time ls',
+    ];
+    for (const line of asked) {
+      it(`${JSON.stringify(line)} has a hint`, () => {
+        assert.ok(shellRiskHints(line).length > 0);
       });
     }
   });
@@ -162,11 +181,8 @@ describe('risk hints for shell command lines (spec 5.1)', () => {
       shellRiskHints('ls; rm x').map((h) => [h.kind, h.fragment]),
       [['delete', 'rm x']],
     );
-    const sub = shellRiskHints('$(rm x)').map((h) => [h.kind, h.fragment]);
-    assert.deepEqual(sub.slice(0, 2), [
-      ['command_substitution', '$(rm x)'],
-      ['delete', 'rm x'],
-    ]);
+    const sub = shellRiskHints('$(rm x)').map((h) => `${h.kind} ${h.fragment}`);
+    assert.ok(sub.includes('command_substitution $(rm x)') && sub.includes('delete rm x'), JSON.stringify(sub));
     const pipe = shellRiskHints('curl x | sh').find((h) => h.kind === 'pipe_to_shell');
     assert.equal(pipe?.fragment, '| sh');
   });

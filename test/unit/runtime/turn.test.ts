@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolMessage } from '../../../src/core/messages.js';
 import { collectEvents, script, ScriptedPrompter } from '../helpers/agents.js';
@@ -66,7 +66,7 @@ describe('the turn loop (spec 4.1)', function () {
 
     home.writeConfig({ agents: { once: { model: script(home, 'once', steps) }, sess: { model: script(home, 'sess', steps) }, always: { model: script(home, 'always', steps) } } });
     const prompter = new ScriptedPrompter([{ kind: 'allow_once' }, { kind: 'allow_once' }, { kind: 'allow_session' }, { kind: 'always' }]);
-    const pepe = await home.pepe({ workspace: home.dir, prompter });
+    const pepe = await home.pepe({ workspace: home.workspace, prompter });
 
     await pepe.run({ agent: 'once', text: 'go' });
     assert.equal(prompter.requests.length, 2, 'allow once: asked for both calls');
@@ -75,28 +75,32 @@ describe('the turn loop (spec 4.1)', function () {
     await pepe.run({ agent: 'always', text: 'go' });
     assert.equal(prompter.requests.length, 4, 'always: asked once');
     const saved = JSON.parse(readFileSync(home.config, 'utf8'));
-    assert.deepEqual(saved.agents.always.auto_approve, ['bash']);
+    // "Always" is scoped to the risks shown with the call (issue 13).
+    assert.deepEqual(saved.agents.always.auto_approve, ['bash:write']);
     await pepe.reload();
     await pepe.run({ agent: 'always', text: 'again' });
     assert.equal(prompter.requests.length, 4, 'persisted: never asked again');
-    assert.equal(readFileSync(join(home.dir, 'out.txt'), 'utf8'), 'hi\n');
+    assert.equal(readFileSync(join(home.workspace, 'out.txt'), 'utf8'), 'hi\n');
   });
 
   it('with nobody present a gated call is refused and parked; approving it runs it in the follow-up turn', async () => {
     const model = script(home, 'a', [{ tool_calls: [{ name: 'bash', arguments: { command: 'echo parked > parked.txt' } }] }, { text: 'I could not run it.' }, { echo_prompt: true }]);
     home.writeConfig({ agents: { a: { model } } });
-    const pepe = await home.pepe({ workspace: home.dir });
+    // A workspace of its own: commands never see $PEPE_HOME (spec 3.5).
+    const ws = join(home.dir, 'agents', 'a');
+    mkdirSync(ws, { recursive: true });
+    const pepe = await home.pepe({ workspace: ws });
     const first = await pepe.run({ agent: 'a', text: 'write the file', personPresent: false });
     const refusal = toolMessages(first.messages)[0]!;
     assert.match(refusal.content, /nobody/i);
     assert.doesNotMatch(refusal.content, /user (said no|denied)/i);
-    assert.equal(existsSync(join(home.dir, 'parked.txt')), false);
+    assert.equal(existsSync(join(ws, 'parked.txt')), false);
     const parked = await pepe.pending.list();
     assert.equal(parked.length, 1);
     assert.equal(parked[0]!.tool, 'bash');
     await pepe.pending.approve(parked[0]!.id);
     const second = await pepe.run({ agent: 'a', text: 'did it work?', sessionId: first.sessionId, personPresent: false });
-    assert.equal(readFileSync(join(home.dir, 'parked.txt'), 'utf8'), 'parked\n');
+    assert.equal(readFileSync(join(ws, 'parked.txt'), 'utf8'), 'parked\n');
     assert.match(second.content, /approved the parked call .*exit status 0/s);
     assert.deepEqual(await pepe.pending.list(), []);
   });
@@ -111,11 +115,13 @@ describe('the turn loop (spec 4.1)', function () {
       ]);
       home.writeConfig({ agents: { a: { model, auto_approve: ['bash'] } }, web_search: { endpoint: ddg.url } });
       const prompter = new ScriptedPrompter([{ kind: 'deny' }]);
-      const pepe = await home.pepe({ workspace: home.dir, prompter });
+      const ws = join(home.dir, 'agents', 'a');
+      mkdirSync(ws, { recursive: true });
+      const pepe = await home.pepe({ workspace: ws, prompter });
       const result = await pepe.run({ agent: 'a', text: 'search' });
       assert.equal(prompter.requests.length, 1, 'asked despite auto_approve');
       assert.ok(prompter.requests[0]!.why.some((w) => w.kind === 'outside_content'), 'prompter.requests[0]!.why.some((w) => w.kind === \'outside_content\')');
-      assert.equal(existsSync(join(home.dir, 'pwned.txt')), false);
+      assert.equal(existsSync(join(ws, 'pwned.txt')), false);
       const web = toolMessages(result.messages)[0]!;
       assert.match(web.content, /<untrusted-content source="web_search">/);
 
@@ -125,7 +131,7 @@ describe('the turn loop (spec 4.1)', function () {
       await pepe.reload();
       await pepe.run({ agent: 'b', text: 'go' });
       assert.equal(prompter.requests.length, 1);
-      assert.equal(existsSync(join(home.dir, 'fine.txt')), true);
+      assert.equal(existsSync(join(ws, 'fine.txt')), true);
     } finally {
       await ddg.close();
     }
@@ -214,20 +220,26 @@ describe('the turn loop (spec 4.1)', function () {
   });
 
   it('the external_cli_harness example answers the whole turn and streams it', async () => {
-    const fake = join(home.dir, 'fake-agent-cli');
+    // Outside $PEPE_HOME and /tmp: a confined plugin sees neither, as an installed program would not live there.
+    const bin = join(import.meta.dirname, '../../../.test-tmp', `bin-${process.pid}`);
+    mkdirSync(bin, { recursive: true });
+    const fake = join(bin, 'fake-agent-cli');
     writeFileSync(fake, '#!/bin/sh\necho "external says: $2"\n', { mode: 0o755 });
     home.writePlugin('external_cli_harness.mjs', readFileSync(join(import.meta.dirname, '../../../docs/examples/plugins/external_cli_harness.mjs'), 'utf8'));
-    home.writeConfig({ agents: { cli: { slots: { harness: 'external_cli_harness' } } } });
+    // A plugin's environment is an allow-list: the variable reaches it only when exposed.
+    home.writeConfig({ agents: { cli: { slots: { harness: 'external_cli_harness' } } }, secrets: { expose_env: ['EXTERNAL_AGENT_CLI'] } });
     process.env.EXTERNAL_AGENT_CLI = fake;
     try {
-      const pepe = await home.pepe({ workspace: home.dir });
+      // The harness runs in its own process, whose environment comes from Pepe's, not this test's.
+      const pepe = await home.pepe({ workspace: home.dir, env: { PATH: process.env.PATH ?? '', EXTERNAL_AGENT_CLI: fake } });
       const { onEvent, events } = collectEvents();
       const result = await pepe.run({ agent: 'cli', text: 'hello', onEvent });
-      assert.equal(result.status, 'ok');
+      assert.equal(result.status, 'ok', result.error);
       assert.equal(result.content, 'external says: hello');
       assert.ok(events.some((e) => e.type === 'assistant_delta' && e.text === 'external says: hello'), 'events.some((e) => e.type === \'assistant_delta\' && e.text === \'external says: hello\')');
     } finally {
       delete process.env.EXTERNAL_AGENT_CLI;
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 
@@ -238,7 +250,9 @@ describe('the turn loop (spec 4.1)', function () {
     const pepe = await home.pepe({ workspace: home.dir, env, prompter: new ScriptedPrompter() });
     const result = await pepe.run({ agent: 'a', text: 'show env; my key is sk-live-abcdef123456' });
     const output = toolMessages(result.messages)[0]!.content;
-    assert.match(output, /PLAIN_SETTING=plain/);
+    // An allow-list (spec 8): PATH passes, an unlisted variable does not.
+    assert.match(output, /^PATH=/m);
+    assert.doesNotMatch(output, /PLAIN_SETTING/);
     for (const name of ['OPENAI_API_KEY', 'PROVIDER_CRED', 'GITHUB_TOKEN']) assert.ok(!output.includes(name), `${name} reached the shell`);
     const transcript = readFileSync(join(home.dir, 'sessions/a', `${result.sessionId}.jsonl`), 'utf8');
     const log = existsSync(join(home.dir, 'logs/pepe.jsonl')) ? readFileSync(join(home.dir, 'logs/pepe.jsonl'), 'utf8') : '';

@@ -1,11 +1,18 @@
+import { homedir } from 'node:os';
 import { constants } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { execa } from 'execa';
+import { confinedCommand, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { OutputCap } from './output-cap.js';
 
+export type { ConfinementStatus } from '../../sandbox/index.js';
+
 export interface SandboxRunOptions {
   cwd: string;
-  /** Already scrubbed of secrets (spec 8); the child inherits nothing else. */
+  /** The writable root (the workspace, or the agent's home); defaults to `cwd`. */
+  workspace?: string;
+  /** Already reduced to the allow-list (spec 8); the child inherits nothing else. */
   env: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -16,40 +23,86 @@ export interface SandboxRunOptions {
   network?: boolean;
 }
 
-/** Whether the built-in sandbox confines commands right now, and how (spec 3.5). */
-export type ConfinementStatus = { confined: true; backend: 'bubblewrap' | 'seatbelt' } | { confined: false; reason: string };
-
 export interface SandboxRunResult extends SandboxResult {
   timedOut: boolean;
   cancelled: boolean;
+}
+
+export interface BuiltinSandboxOptions {
+  /** $PEPE_HOME: hidden from every command. */
+  pepeHome?: string;
+  /** The user's home folder (default: the OS's): secret dotfiles hidden, the rest read-only. */
+  home?: string;
+  /** How to find out whether commands can be confined (default: probe the OS once). */
+  detect?: () => Promise<ConfinementStatus>;
+  maxProcesses?: number;
 }
 
 export const DEFAULT_SANDBOX_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_CHARS = 128 * 1024;
 
 /**
- * The built-in sandbox occupant (spec 3.5): runs the program directly with execa (no shell unless
- * the caller asks for one), or as `wrapper program argv…` when `sandbox.wrapper` is set. Output is
- * stdout and stderr interleaved, capped keeping head and tail; the exit status is exact (128+n for
- * a signal, 127 when the program does not exist); at the deadline the whole process group is killed.
+ * The built-in sandbox occupant (spec 3.5): runs the program confined (bubblewrap on Linux,
+ * Seatbelt on macOS; see src/core/sandbox), as `wrapper program argv…` when `sandbox.wrapper` is
+ * set (the wrapper runs inside the confinement too). Where nothing can confine, it still runs the
+ * command as a plain child process and `status()` says so with the reason, so the barrier asks
+ * for every command. Output is stdout and stderr interleaved, capped keeping head and tail; the
+ * exit status is exact (128+n for a signal, 127 when the program does not exist); at the deadline
+ * the whole process group is killed, and under confinement everything the command started dies
+ * with it.
  */
 export class BuiltinSandbox {
-  constructor(private readonly wrapper: () => string | undefined = () => undefined) {}
+  private readonly detect: () => Promise<ConfinementStatus>;
 
-  /** Today every command runs as a plain child process: say so, so the barrier asks for all of them. */
-  async status(): Promise<ConfinementStatus> {
-    return { confined: false, reason: 'commands run as a plain child process of Pepe' };
+  constructor(
+    private readonly wrapper: () => string | undefined = () => undefined,
+    private readonly options: BuiltinSandboxOptions = {},
+  ) {
+    this.detect = options.detect ?? detectConfinement;
+  }
+
+  /** Whether commands run confined now; when not, why (shown by slot list, doctor and the Slots tree). */
+  status(): Promise<ConfinementStatus> {
+    return this.detect();
   }
 
   async run(program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
     const wrapper = this.wrapper();
     const command = wrapper ? [wrapper, program, ...argv] : [program, ...argv];
-    const cap = new OutputCap(opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-    // Two pipes cannot keep the order in which a program interleaves stdout and stderr, so stderr
-    // is joined to stdout inside the child. The shell only execs its arguments; it parses nothing.
-    const child = execa('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...command], {
+    const status = await this.status();
+    if (!status.confined) return this.spawn('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...command], opts.env, opts);
+
+    const policy = sandboxPolicy({
+      workspace: opts.workspace ?? opts.cwd,
       cwd: opts.cwd,
-      env: opts.env,
+      pepeHome: this.options.pepeHome,
+      home: this.options.home ?? homedir(),
+      network: opts.network === true,
+      visible: wrapper && isAbsolute(wrapper) ? [wrapper] : [],
+      maxProcesses: this.options.maxProcesses,
+    });
+    // Inside: set the process limit, join stderr to stdout (two pipes cannot keep the order in
+    // which a program interleaves them), then exec the command. The shell parses nothing else.
+    const inner = ['/bin/sh', '-c', `${processLimitPrefix(policy)}exec "$@" 2>&1`, 'sh', ...command];
+    const { file, args } = confinedCommand(policy, inner);
+    // The host's temp folder is not there inside: the private /tmp is.
+    const env = status.backend === 'bubblewrap' && opts.env.TMPDIR !== undefined ? { ...opts.env, TMPDIR: '/tmp' } : opts.env;
+    // As root, RLIMIT_NPROC does not apply: a pids cgroup holds the limit where one can be made.
+    const cgroup = status.backend === 'bubblewrap' && process.getuid?.() === 0 && policy.maxProcesses ? PidsCgroup.create(policy.maxProcesses) : null;
+    try {
+      if (!cgroup) return await this.spawn(file, args, env, opts);
+      // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
+      return await this.spawn('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts);
+    } finally {
+      cgroup?.dispose();
+    }
+  }
+
+  private async spawn(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+    const cap = new OutputCap(opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+    const child = execa(file, args, {
+      cwd: opts.cwd,
+      env,
       extendEnv: false,
       all: true,
       buffer: false,

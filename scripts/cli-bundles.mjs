@@ -1,0 +1,130 @@
+// The CLI's bundles (esbuild code splitting is not available for CommonJS, so the split is done
+// by hand). Each layer is loaded only when a command needs it:
+//
+//   dist/cli.js              the program: turns on the V8 code cache (src/cli/code-cache.ts), then
+//                            requires cli-main.js through it
+//   dist/cli-main.js         commander and the command definitions: all `pepe --help` loads
+//   dist/cli-core.js         the core and the terminal adapters (src/cli/core-bundle.ts), required
+//                            by src/cli/core-loader.ts the first time a command needs the core
+//   dist/cli-errors.js       src/core/errors.ts, shared by all of them so `instanceof PepeError`
+//                            holds across bundles
+//   dist/cli-vendor/NAME.js  heavy dependencies only some commands use (the AI SDK providers,
+//                            yaml, sucrase, execa): in cli-core.js each is a stand-in whose
+//                            exports load the real bundle on first use
+//
+// Node built-ins few commands use get the same kind of stand-in (LAZY_BUILTINS).
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
+const ROOT = import.meta.dirname ? resolve(import.meta.dirname, '..') : process.cwd();
+const ERRORS = resolve(ROOT, 'src/core/errors.ts');
+const CORE_BUNDLE = resolve(ROOT, 'src/cli/core-bundle.ts');
+const MAIN = resolve(ROOT, 'src/cli/main.ts');
+
+/**
+ * Vendor bundle name → the packages in it. Add a package here when it is heavy and not needed by
+ * every command. The AI SDK bundle takes zod from cli-core.js (already loaded by then) rather than
+ * carrying a second copy.
+ */
+export const LAZY_VENDORS = {
+  'ai-sdk': ['@ai-sdk/anthropic', '@ai-sdk/openai-compatible'],
+  yaml: ['yaml'],
+  sucrase: ['sucrase'],
+  execa: ['execa'],
+};
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const sourceOf = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+
+/** A source module → the bundle file it is in, for the imports that cross from one bundle to another. */
+const bundleOf = (map) => ({
+  name: 'pepe-cli-bundles',
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      const target = map[sourceOf(args)];
+      return target ? { path: target, external: true } : undefined;
+    });
+  },
+});
+
+/** Each lazy package becomes a CommonJS stand-in with one getter per export, loading the real bundle on first access. */
+async function lazyVendors() {
+  const where = {};
+  for (const [vendor, packages] of Object.entries(LAZY_VENDORS)) {
+    for (const [i, pkg] of packages.entries()) where[pkg] = { vendor, ns: `p${i}`, keys: Object.keys(await import(pkg)).filter((k) => k !== 'default') };
+  }
+  return {
+    name: 'pepe-cli-lazy-vendors',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(${Object.keys(where).map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'pepe-lazy' }));
+      b.onLoad({ filter: /.*/, namespace: 'pepe-lazy' }, (args) => {
+        const { vendor, ns, keys } = where[args.path];
+        return {
+          loader: 'js',
+          contents: [
+            'let real;',
+            `const load = () => (real ??= require(require('node:path').join(__dirname, 'cli-vendor', ${JSON.stringify(`${vendor}.js`)})).${ns});`,
+            `for (const key of ${JSON.stringify(keys)}) Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });`,
+          ].join('\n'),
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Node built-ins that cost start-up time (child_process brings net, dgram and the streams with it)
+ * but few commands use: the same stand-ins, requiring the built-in on first access. commander, for
+ * one, requires child_process for a feature `pepe` does not use. Only modules whose exports are an
+ * object belong here (not `assert`, which is a function).
+ */
+export const LAZY_BUILTINS = ['child_process', 'readline/promises', 'worker_threads'];
+
+async function lazyBuiltins() {
+  const keys = {};
+  for (const name of LAZY_BUILTINS) keys[name] = Object.keys(await import(`node:${name}`)).filter((k) => k !== 'default');
+  return {
+    name: 'pepe-cli-lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(node:)?(${LAZY_BUILTINS.map(escape).join('|')})$`) }, (args) =>
+        // The stand-in's own require is of the real built-in.
+        args.namespace === 'pepe-lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'pepe-lazy-builtin' },
+      );
+      b.onLoad({ filter: /.*/, namespace: 'pepe-lazy-builtin' }, (args) => ({
+        loader: 'js',
+        contents: [
+          'let real;',
+          `const load = () => (real ??= require(${JSON.stringify(`node:${args.path}`)}));`,
+          `for (const key of ${JSON.stringify(keys[args.path])}) Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });`,
+        ].join('\n'),
+      }));
+    },
+  };
+}
+
+/** In a vendor bundle, `zod` and `zod/v4` are cli-core.js's copy (exported there as zodForVendors). */
+const zodFromCore = {
+  name: 'pepe-cli-zod-from-core',
+  setup(b) {
+    b.onResolve({ filter: /^zod(\/v4)?$/ }, () => ({ path: 'zod', namespace: 'pepe-zod' }));
+    b.onLoad({ filter: /.*/, namespace: 'pepe-zod' }, () => ({ loader: 'js', contents: "module.exports = require(require('node:path').join(__dirname, '..', 'cli-core.js')).zodForVendors;" }));
+  },
+};
+
+/** esbuild options for every CLI bundle, given the options shared by all bundles. */
+export async function cliBuilds(common) {
+  await rm(resolve(ROOT, 'dist/cli-vendor'), { recursive: true, force: true }); // no stale vendor bundles
+  return [
+    // `supported`: a lazy import() becomes a require (no ES module loader start-up).
+    { ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [MAIN]: './cli-main.js', [ERRORS]: './cli-errors.js' }), await lazyBuiltins()] },
+    { ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js', [CORE_BUNDLE]: './cli-core.js' }), await lazyBuiltins()] },
+    { ...common, entryPoints: { 'cli-core': 'src/cli/core-bundle.ts' }, outdir: 'dist', plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js' }), await lazyVendors(), await lazyBuiltins()] },
+    { ...common, entryPoints: { 'cli-errors': 'src/core/errors.ts' }, outdir: 'dist' },
+    ...Object.entries(LAZY_VENDORS).map(([vendor, packages]) => ({
+      ...common,
+      stdin: { contents: packages.map((p, i) => `export * as p${i} from ${JSON.stringify(p)};`).join('\n'), resolveDir: ROOT, sourcefile: `${vendor}.js` },
+      outfile: `dist/cli-vendor/${vendor}.js`,
+      plugins: [...common.plugins, zodFromCore],
+    })),
+  ];
+}

@@ -1,0 +1,98 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join, sep } from 'node:path';
+import { constants as vmConstants, Script } from 'node:vm';
+
+/**
+ * V8 code cache for the CLI's own bundles: compiling cli-core.js (≈1 MB, mostly zod) is the larger
+ * part of a command's start-up, and V8 can skip it with the code it produced last time. Node 22.1+
+ * does this itself (`module.enableCompileCache`); on older Node, `Module.prototype._compile` is
+ * wrapped for files under `bundleDir` only, the same technique as the v8-compile-cache package.
+ *
+ * The cache lives in the person's own cache folder (`$XDG_CACHE_HOME/pepe/v8`, `~/.cache/pepe/v8`,
+ * `%LOCALAPPDATA%\pepe\v8`), created private, and is used only while that folder is owned by this
+ * user and writable by nobody else: cached code is code. V8 rejects data made for another source,
+ * V8 version or flag set; a rejected, unreadable or unwritable cache only means compiling as usual.
+ * `PEPE_CODE_CACHE=off` turns it off.
+ */
+export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.PEPE_CODE_CACHE === 'off') return;
+  const dir = cacheDir(env);
+  if (!dir || !privateDir(dirname(dir)) || !privateDir(dir)) return;
+  const builtIn = (Module as unknown as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  if (builtIn) {
+    builtIn(dir);
+    return;
+  }
+  // Without it (Node before 20.12), a cached module's import() would fail: compile as usual then.
+  const importModuleDynamically = (vmConstants as typeof vmConstants | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (!importModuleDynamically) return;
+  const prefix = bundleDir.endsWith(sep) ? bundleDir : bundleDir + sep;
+  const proto = Module.prototype as unknown as { _compile(content: string, filename: string): unknown };
+  const compile = proto._compile;
+  const pending: { name: string; file: string; script: Script; source: string; stamp: string }[] = [];
+  proto._compile = function (this: NodeJS.Module, content: string, filename: string) {
+    if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
+    const st = statSync(filename, { throwIfNoEntry: false });
+    if (!st) return compile.call(this, content, filename);
+    // V8 checks a cache against the source's length only: a file rewritten since Node read it
+    // (a rebuild) must neither use nor make one.
+    if (Buffer.byteLength(content) !== st.size) return compile.call(this, content, filename);
+    const name = filename.slice(prefix.length).replace(/[^A-Za-z0-9.-]/g, '_');
+    const file = join(dir, `${name}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.arch}.bin`);
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = readFileSync(file);
+    } catch {
+      cachedData = undefined;
+    }
+    const script = new Script(Module.wrap(content.replace(/^#!.*/, '')), { filename, cachedData, importModuleDynamically });
+    if (!cachedData || script.cachedDataRejected) pending.push({ name, file, script, source: filename, stamp: `${st.size}:${st.mtimeMs}` });
+    const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+    return fn.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
+  };
+  // Written at exit, so the functions compiled while running are in the cache too.
+  process.once('exit', () => {
+    for (const { name, file, script, source, stamp } of pending) {
+      try {
+        const now = statSync(source);
+        if (`${now.size}:${now.mtimeMs}` !== stamp) continue; // rebuilt meanwhile
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, file);
+        // The caches of earlier builds of this bundle are of no more use.
+        for (const old of readdirSync(dir)) if (old.startsWith(`${name}-`) && old.endsWith('.bin') && join(dir, old) !== file) rmSync(join(dir, old), { force: true });
+      } catch {
+        // no cache this time
+      }
+    }
+  });
+}
+
+function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'pepe', 'v8') : undefined;
+  const base = env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : '');
+  return base ? join(base, 'pepe', 'v8') : undefined;
+}
+
+/** Creates `dir` private if missing; true only when it is ours and nobody else can write to it. */
+function privateDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = statSync(dir);
+    if (!st.isDirectory()) return false;
+    if (process.platform === 'win32') return true;
+    return st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function requireFor(mod: NodeJS.Module): NodeJS.Require {
+  const M = Module as unknown as { _resolveFilename(request: string, parent: NodeJS.Module, isMain: boolean, options?: unknown): string; _cache: unknown; _extensions: unknown };
+  const req = ((id: string) => mod.require(id)) as NodeJS.Require;
+  req.resolve = ((request: string, options?: unknown) => M._resolveFilename(request, mod, false, options)) as NodeJS.RequireResolve;
+  Object.assign(req, { main: typeof require === 'undefined' ? undefined : require.main, cache: M._cache, extensions: M._extensions });
+  return req;
+}

@@ -1,0 +1,14 @@
+/**
+ * Everything the CLI's commands need beyond commander: the core and the terminal adapters. Bundled
+ * on its own as dist/cli-core.js (see core-loader.ts and esbuild.mjs). Commands import only the
+ * types of what is exported here and load it with `loadCliCore()`.
+ */
+export { createInterface } from 'node:readline/promises';
+export { checkCore } from '../core/cores/load-core.js';
+export { formatProblem } from '../core/cores/problems.js';
+export { scaffoldCore } from '../core/cores/scaffold.js';
+export { createPepe } from '../core/pepe.js';
+export { TerminalRenderer } from './render.js';
+export { TtyPrompter } from './tty-prompter.js';
+/** The CLI's AI SDK bundle (dist/cli-vendor/ai-sdk.js) uses this copy of zod instead of its own. */
+export * as zodForVendors from 'zod';

@@ -1,0 +1,91 @@
+import type { CoreEvent, PipelineSelection, ToolSelection } from './cores/host.js';
+import type { Message } from './messages.js';
+
+/*
+ * The event vocabulary of a turn: what a surface sends in (RunTurnOptions) and gets back
+ * (TurnEvent, TurnResult). A leaf: it imports only types that describe data, never the runtime,
+ * so tools, routing, the protocol and both hosts can depend on it without depending on each other.
+ */
+
+/**
+ * What a turn streams to its surface (spec 4.1). A discriminated union: every surface switches
+ * on `type` and the compiler checks each case. `path` is the route chain of the agent that emitted
+ * the event (['triage'] for the top-level agent, ['triage', 'billing'] inside a routed call), so a
+ * surface can nest a routed run's events under the call that started it.
+ */
+export type TurnEvent = { path: string[] } & (
+  | { type: 'turn_start'; agent: string; sessionId: string; turnId: string; model: string | null }
+  | { type: 'assistant_delta'; text: string }
+  | { type: 'assistant_message'; content: string; toolCalls: { id: string; name: string; arguments: unknown }[]; model: string }
+  | { type: 'tool_call'; id: string; name: string; arguments: unknown }
+  | { type: 'approval_requested'; id: string; tool: string; arguments: unknown; chain: string[]; summary: string; reasons: string[] }
+  | { type: 'approval_decided'; id: string; tool: string; allowed: boolean; by: string; decision: string | null; reason: string | null }
+  /** Parked calls a person resolved since the last turn (spec 5.4): approved ones ran before this turn. */
+  | { type: 'approval_followup'; items: { id: string; tool: string; arguments: unknown; status: 'ran' | 'failed' | 'denied'; content: string }[] }
+  | { type: 'tool_result'; id: string; name: string; content: string; isError: boolean; untrusted: boolean }
+  | { type: 'slot_fallback'; slot: string; occupant: string; reason: string; detail: string; outcome: 'builtin' | 'refused' | 'error' }
+  | { type: 'route_call'; phase: 'start' | 'end'; id: string; from: string; to: string; chain: string[]; result?: string; isError?: boolean }
+  | { type: 'compaction'; before: number; after: number; by: string }
+  /** From an agent core's pipeline (spec 7): progress, notices, soft slot failures, restricted mode. */
+  | { type: 'core'; event: CoreEvent }
+  | { type: 'model_fallback'; from: string; to: string | null; error: string }
+  | { type: 'error'; message: string; recoverable: boolean }
+  | { type: 'turn_end'; agent: string; sessionId: string; turnId: string; content: string; status: TurnStatus; error?: string; switchTo?: string }
+);
+
+export type TurnStatus = 'ok' | 'error' | 'cancelled' | 'max_steps' | 'loop_guard';
+
+export type TurnEventOf<T extends TurnEvent['type']> = Extract<TurnEvent, { type: T }>;
+
+export type EventSink = (event: TurnEvent) => void;
+
+/** The turn's visible outcome, as `pepe run --json` reports it last. */
+export interface TurnResult {
+  agent: string;
+  sessionId: string;
+  turnId: string;
+  content: string;
+  status: TurnStatus;
+  error?: string;
+  /** Set when the agent (or the user) asked to hand the conversation to another agent (spec 6.3). */
+  switchTo?: string;
+  /** True when outside content entered this run (spec 5.3); a routed caller inherits the taint. */
+  tookInOutsideContent: boolean;
+  messages: Message[];
+}
+
+/**
+ * Who started a session: a person (`user`), another agent's consultation (`routed`), an agent
+ * core's child agent (`child`) or a heartbeat pulse (`heartbeat`). Hosts filter on it (a chat's
+ * history shows `user` sessions) instead of guessing from titles.
+ */
+export const SESSION_ORIGINS = ['user', 'routed', 'child', 'heartbeat'] as const;
+export type SessionOrigin = (typeof SESSION_ORIGINS)[number];
+
+/** One turn of one agent, as a surface asks for it (spec 4.1). */
+export interface RunTurnOptions {
+  agent: string;
+  text: string;
+  /** Resume this session; a new one is started when absent. */
+  sessionId?: string;
+  /** An explicit model bypasses the model_select slot (spec 3.3). */
+  model?: string;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  /** Route chain of the caller for a routed run (spec 6.2); empty for a user's turn. */
+  parentChain?: string[];
+  /** False when nobody can be asked (pepe run without a TTY, --no-input, heartbeat). */
+  personPresent?: boolean;
+  /** Title for a new session (routed runs are titled after their caller's chain). */
+  sessionTitle?: string;
+  /** Who starts a new session (default: `routed` with a parent chain, else `user`). */
+  origin?: SessionOrigin;
+  /**
+   * The calling run's taint, for a routed or child run: outside content the caller took in (or
+   * files it read outside the workspace) starts the callee's run tainted too, so asking another
+   * agent never launders it.
+   */
+  callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean };
+  /** For a child agent run by an agent core (spec 7): which pipeline slots and tools it gets. */
+  child?: { input: PipelineSelection; output: PipelineSelection; tools: ToolSelection; useBootstrap: boolean };
+}

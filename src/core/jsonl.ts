@@ -1,0 +1,108 @@
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+
+/**
+ * JSON Lines, read one way for the log, usage records and session transcripts: one JSON value per
+ * line; blank lines are skipped, and so is a line that does not parse (a torn last line after a
+ * crash) or that `accept` turns down (returns undefined for).
+ */
+export type Accept<T> = (value: unknown) => T | undefined;
+
+const asIs = <T>(value: unknown) => value as T;
+
+export function parseJsonLines<T>(text: string, accept: Accept<T> = asIs): T[] {
+  const out: T[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const kept = accept(value);
+    if (kept !== undefined) out.push(kept);
+  }
+  return out;
+}
+
+/** Every accepted value of a JSON Lines file; a missing or unreadable file has none. */
+export function readJsonLines<T>(file: string, accept: Accept<T> = asIs): T[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return parseJsonLines(text, accept);
+}
+
+/**
+ * An append-only JSON Lines file read on demand without reading it whole each time: unchanged
+ * (same file, size and modification time) costs one fstat; grown, only the new bytes are read
+ * and parsed. A file that was replaced, shrank, or no longer ends a line where the last read did
+ * is read again from the start. A line still being written (no newline yet) waits for the next
+ * read. For hot paths such as the editor's Slots view, which asks on every refresh.
+ */
+export class JsonLinesFile<T> {
+  private values: T[] = [];
+  private stamp: { dev: number; ino: number; size: number; mtimeMs: number } | null = null;
+  /** Bytes consumed so far: always just after a newline. */
+  private offset = 0;
+
+  constructor(readonly file: string, private readonly accept: Accept<T> = asIs) {}
+
+  /** The accepted values, oldest first (the same array until the file changes: do not modify it). */
+  read(): readonly T[] {
+    let fd: number;
+    try {
+      fd = openSync(this.file, 'r');
+    } catch {
+      this.reset();
+      return this.values;
+    }
+    try {
+      const st = fstatSync(fd);
+      const s = this.stamp;
+      if (s && s.dev === st.dev && s.ino === st.ino && s.size === st.size && s.mtimeMs === st.mtimeMs) return this.values;
+      if (!s || s.dev !== st.dev || s.ino !== st.ino || st.size < this.offset || !this.endsLineAt(fd, this.offset)) this.reset();
+      const fresh = this.readFrom(fd, this.offset, st.size);
+      const end = fresh.lastIndexOf(0x0a) + 1; // only whole lines
+      if (end > 0) {
+        const added = parseJsonLines(fresh.subarray(0, end).toString('utf8'), this.accept);
+        this.values = added.length ? [...this.values, ...added] : this.values;
+        this.offset += end;
+      }
+      this.stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+      return this.values;
+    } catch {
+      this.reset();
+      return this.values;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private reset(): void {
+    this.values = [];
+    this.stamp = null;
+    this.offset = 0;
+  }
+
+  /** True when the byte before `offset` is still the newline the last read ended on. */
+  private endsLineAt(fd: number, offset: number): boolean {
+    if (offset === 0) return true;
+    const b = Buffer.alloc(1);
+    return readSync(fd, b, 0, 1, offset - 1) === 1 && b[0] === 0x0a;
+  }
+
+  private readFrom(fd: number, from: number, size: number): Buffer {
+    const buf = Buffer.alloc(Math.max(0, size - from));
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, from + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  }
+}

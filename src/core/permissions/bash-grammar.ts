@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type * as TreeSitter from 'web-tree-sitter';
+
+/**
+ * The bash grammar the barrier reads commands with: tree-sitter-bash, run by web-tree-sitter (both
+ * WebAssembly, no native code). Loading is asynchronous and happens once per process; after that
+ * parsing is synchronous (a 200-character command takes about a tenth of a millisecond).
+ *
+ * Where the two .wasm files are found: next to the running bundle (the CommonJS bundles of the
+ * CLI and the extension ship `tree-sitter.wasm` and `tree-sitter-bash.wasm` beside them), else in
+ * node_modules (sources run through tsx).
+ */
+
+export type SyntaxNode = TreeSitter.Node;
+export type SyntaxTree = TreeSitter.Tree;
+
+const GRAMMAR_WASM = 'tree-sitter-bash.wasm';
+const RUNTIME_WASM = 'tree-sitter.wasm';
+
+let parser: TreeSitter.Parser | null = null;
+let loading: Promise<TreeSitter.Parser> | null = null;
+let loadError: Error | null = null;
+
+/** Loads the grammar once; later calls return the same promise. Rejects with a clear message. */
+export function loadShellGrammar(): Promise<void> {
+  if (!loading) {
+    loading = load().then(
+      (p) => (parser = p),
+      (e: unknown) => {
+        loadError = new Error(`the bash grammar could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+        loading = null; // a later call may try again (a file restored, say)
+        throw loadError;
+      },
+    );
+  }
+  return loading.then(() => undefined);
+}
+
+export function shellGrammarReady(): boolean {
+  return parser !== null;
+}
+
+/** Parses with the loaded grammar. Throws when `loadShellGrammar()` has not finished. */
+export function parseBashTree(source: string): SyntaxTree {
+  if (!parser) throw loadError ?? new Error('the bash grammar is not loaded yet (await loadShellGrammar())');
+  const tree = parser.parse(source);
+  if (!tree) throw new Error('the bash grammar returned no tree');
+  return tree;
+}
+
+async function load(): Promise<TreeSitter.Parser> {
+  const mod = await importRuntime();
+  const runtimeWasm = locate(RUNTIME_WASM, 'web-tree-sitter/tree-sitter.wasm');
+  await mod.Parser.init(runtimeWasm ? { locateFile: (file: string) => (file === RUNTIME_WASM ? runtimeWasm : file) } : {});
+  const grammarPath = locate(GRAMMAR_WASM, 'tree-sitter-bash/tree-sitter-bash.wasm');
+  if (!grammarPath) throw new Error(`${GRAMMAR_WASM} was not found next to the program or in node_modules`);
+  const language = await mod.Language.load(new Uint8Array(readFileSync(grammarPath)));
+  const p = new mod.Parser();
+  p.setLanguage(language);
+  return p;
+}
+
+/**
+ * In the CommonJS bundles `require` exists and esbuild has bundled web-tree-sitter's CommonJS
+ * build (its ES build needs `import.meta`, which a CommonJS bundle does not have). From sources
+ * (ES modules under tsx) the package is imported normally; the specifier is a variable so the
+ * bundler leaves that branch alone.
+ */
+async function importRuntime(): Promise<typeof TreeSitter> {
+  if (typeof require === 'function') return require('web-tree-sitter') as typeof TreeSitter;
+  const specifier = 'web-tree-sitter';
+  return (await import(specifier)) as typeof TreeSitter;
+}
+
+/** `file` next to the bundle, else `request` as node resolves it from the program or the working directory. */
+function locate(file: string, request: string): string | null {
+  const candidates: string[] = [];
+  if (typeof __dirname === 'string') candidates.push(join(__dirname, file));
+  for (const base of [process.argv[1], join(process.cwd(), 'noop.js')]) {
+    if (!base) continue;
+    try {
+      candidates.push(createRequire(base).resolve(request));
+    } catch {
+      // not resolvable from there
+    }
+  }
+  return candidates.find((c) => existsSync(c)) ?? null;
+}

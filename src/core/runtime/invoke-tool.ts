@@ -1,0 +1,147 @@
+import { realpath } from 'node:fs/promises';
+import { errorMessage } from '../errors.js';
+import type { BarrierOutcome, PermissionBarrier, RiskKind, RunPermissionState } from '../permissions/index.js';
+import { restrictedRefusal } from '../tools/restricted.js';
+import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
+
+/**
+ * The one way a tool call runs (issue 11), for every caller: the built-in loop, an agent core's
+ * `ctx.tools.call`, and the replay of a parked call a person approved later.
+ *
+ *   validate (zod) → resolve (what the call touches: `Tool.resolve`) → barrier (shown those
+ *   facts) → execute (with those facts and a per-call context) → result
+ *
+ * The facts the barrier judged are the facts the tool runs with, so a person approves exactly
+ * where a command runs; a parked call keeps them and its replay refuses to run anywhere else.
+ */
+
+/** Whether the sandbox confines commands right now (passed to the barrier). */
+export type SandboxConfinement = { confined: boolean; reason?: string };
+
+export interface InvokeEnv {
+  /** The turn's context; the invoker adds `facts` and `allowNetwork` per call. */
+  context: ToolContext;
+  barrier: PermissionBarrier;
+  run: RunPermissionState;
+  sandbox: () => Promise<SandboxConfinement>;
+}
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+/** A call a person already approved (a parked call): the barrier is not asked again. */
+export interface ApprovedReplay {
+  /** The directory the person was shown. */
+  cwd: string;
+  /** The facts stored with the parked call, when the barrier kept them. */
+  facts?: ToolFacts;
+  /** Risk kinds shown to the person when they approved. */
+  risks: readonly RiskKind[];
+}
+
+export type InvokeStage = 'unknown_tool' | 'invalid_arguments' | 'loop_guard' | 'refused' | 'not_allowed' | 'ran' | 'failed' | 'cancelled';
+
+export interface InvokeResult {
+  content: string;
+  isError: boolean;
+  untrusted: boolean;
+  stage: InvokeStage;
+  /** What the call was judged on (absent when it never got that far). */
+  facts?: ToolFacts;
+  outcome?: BarrierOutcome;
+}
+
+export interface InvokeOptions {
+  /** Checked after validation, before the barrier: a message stops the call (the loop guard). */
+  guard?: (name: string, args: unknown) => string | null;
+  /** Replay of a parked call a person approved. */
+  approved?: ApprovedReplay;
+}
+
+const fail = (stage: InvokeStage, content: string, extra: Partial<InvokeResult> = {}): InvokeResult => ({ content, isError: true, untrusted: false, stage, ...extra });
+
+export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions = {}): Promise<InvokeResult> {
+  const tool = tools.get(call.name);
+  if (!tool) return fail('unknown_tool', `unknown tool "${call.name}"; the tools available are: ${[...tools.keys()].join(', ') || 'none'}`);
+  // Restricted Mode: refused before anything is resolved or asked (no prompt, no terminal).
+  const restricted = restrictedRefusal(call.name, env.context.workspaceTrusted !== false);
+  if (restricted) return fail('refused', restricted);
+  const parsed = tool.input.safeParse(call.arguments);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+    return fail('invalid_arguments', `invalid arguments for ${call.name}: ${detail}`);
+  }
+  const tripped = options.guard?.(call.name, parsed.data) ?? null;
+  if (tripped) return fail('loop_guard', tripped);
+
+  const base = env.context;
+  let facts: ToolFacts;
+  try {
+    facts = tool.resolve ? await tool.resolve(parsed.data, base) : {};
+  } catch (e) {
+    if (e instanceof ToolRefusal) return fail('refused', `refused: ${e.message}`);
+    return fail('failed', `${call.name} failed: ${errorMessage(e)}`);
+  }
+  // The directory shown to the person: where a command runs, else the workspace the paths are in.
+  const cwd = facts.cwd ?? base.workspace;
+
+  let allowNetwork: boolean;
+  let outcome: BarrierOutcome | undefined;
+  if (options.approved) {
+    const changed = await changedSinceApproval(options.approved, cwd, facts);
+    if (changed) return fail('refused', `not run: what it touches changed since it was approved (${changed}); ask for it again`, { facts });
+    allowNetwork = options.approved.risks.includes('network');
+  } else {
+    outcome = await env.barrier.check({
+      agent: base.agent,
+      agentConfig: base.agentConfig,
+      chain: base.chain,
+      tool: call.name,
+      args: call.arguments,
+      cwd,
+      facts,
+      sandbox: await env.sandbox(),
+      run: env.run,
+      toolCallId: call.id,
+      signal: base.signal,
+    });
+    if (!outcome.allowed) return fail('not_allowed', outcome.reason, { facts, outcome });
+    // Only a call approved with its "network" risk shown gets the network.
+    allowNetwork = outcome.risks.includes('network');
+  }
+
+  const ctx: ToolContext = { ...base, facts, allowNetwork };
+  try {
+    const r = await tool.execute(parsed.data, ctx);
+    return { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, ...(outcome ? { outcome } : {}) };
+  } catch (e) {
+    if (base.signal.aborted) return fail('cancelled', 'cancelled by the user while running', { facts });
+    return fail('failed', `${call.name} failed: ${errorMessage(e)}`, { facts });
+  }
+}
+
+/**
+ * A parked call runs only where it was approved: the directory (followed to its real path again
+ * now, so a link swapped in since does not move it) and any stored path facts must match.
+ */
+async function changedSinceApproval(approved: ApprovedReplay, cwd: string, facts: ToolFacts): Promise<string | null> {
+  if (cwd !== approved.cwd) return `directory approved: ${approved.cwd}; now: ${cwd}`;
+  if (facts.cwd) {
+    const real = await realpath(facts.cwd).catch(() => facts.cwd!);
+    if (real !== approved.cwd) return `directory approved: ${approved.cwd}; now it leads to ${real}`;
+  }
+  const before = approved.facts?.paths;
+  if (before) {
+    const now = facts.paths ?? [];
+    const key = (p: { real: string; access: string }) => `${p.access}\u0000${p.real}`;
+    const a = before.map(key).sort();
+    const b = now.map(key).sort();
+    if (a.length !== b.length || a.some((k, i) => k !== b[i])) {
+      return `files approved: ${before.map((p) => p.real).join(', ')}; now: ${now.map((p) => p.real).join(', ') || 'none'}`;
+    }
+  }
+  return null;
+}

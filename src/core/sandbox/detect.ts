@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { bubblewrapArgs, setBubblewrapVersion } from './bubblewrap.js';
+import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
+
+/** Whether commands can be confined here, and how (spec 3.5). */
+export type ConfinementStatus = { confined: true; backend: 'bubblewrap' | 'seatbelt' } | { confined: false; reason: string };
+
+let cached: Promise<ConfinementStatus> | undefined;
+let bwrapPath: string | undefined;
+
+/**
+ * Probes once per process that the backend really runs: the program is there AND a trial
+ * confined `true` succeeds (user namespaces may be refused by the kernel, a container or an
+ * AppArmor rule). The answer is cached; `resetConfinementCache` is for tests.
+ */
+export function detectConfinement(): Promise<ConfinementStatus> {
+  cached ??= probe();
+  return cached;
+}
+
+export function resetConfinementCache(): void {
+  cached = undefined;
+  bwrapPath = undefined;
+}
+
+/** The bubblewrap program found by `detectConfinement` (or on PATH). */
+export function bubblewrapProgram(): string {
+  bwrapPath ??= which('bwrap') ?? 'bwrap';
+  return bwrapPath;
+}
+
+async function probe(): Promise<ConfinementStatus> {
+  if (process.platform === 'linux') {
+    const bwrap = which('bwrap');
+    if (!bwrap) return { confined: false, reason: 'bubblewrap (bwrap) is not installed; install the "bubblewrap" package to confine commands' };
+    bwrapPath = bwrap;
+    const version = await run(bwrap, ['--version']);
+    setBubblewrapVersion(version.stdout);
+    const policy = { cwd: '/', writable: [], readOnly: [], hidden: [], network: false };
+    const trial = await run(bwrap, bubblewrapArgs(policy, ['/bin/sh', '-c', 'exit 0']));
+    if (trial.ok) return { confined: true, backend: 'bubblewrap' };
+    return { confined: false, reason: `bubblewrap is installed but cannot create its namespaces here (${trial.detail}); user namespaces may be disabled` };
+  }
+  if (process.platform === 'darwin') {
+    if (!executable(SANDBOX_EXEC)) return { confined: false, reason: `${SANDBOX_EXEC} is missing` };
+    const policy = { cwd: '/', writable: [], readOnly: [], hidden: [], network: false };
+    const trial = await run(SANDBOX_EXEC, seatbeltArgs(policy, ['/usr/bin/true']));
+    if (trial.ok) return { confined: true, backend: 'seatbelt' };
+    return { confined: false, reason: `sandbox-exec refused the profile (${trial.detail})` };
+  }
+  return { confined: false, reason: `no confinement backend for ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)` };
+}
+
+function run(file: string, args: string[]): Promise<{ ok: boolean; detail: string; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 10_000, env: { PATH: '/usr/bin:/bin' } }, (error, stdout, stderr) => {
+      if (!error) return resolve({ ok: true, detail: '', stdout: String(stdout) });
+      const detail = (String(stderr).trim().split('\n').pop() || error.message).slice(0, 300);
+      resolve({ ok: false, detail, stdout: String(stdout) });
+    });
+  });
+}
+
+function which(name: string): string | null {
+  // System folders first, and never a relative PATH entry: a workspace must not supply its own "bwrap".
+  const dirs = ['/usr/bin', '/bin', '/usr/local/bin', ...(process.env.PATH ?? '').split(delimiter)];
+  for (const dir of dirs) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const p = join(dir, name);
+    if (executable(p)) return p;
+  }
+  return null;
+}
+
+function executable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

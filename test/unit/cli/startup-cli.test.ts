@@ -1,0 +1,132 @@
+/**
+ * The CLI's split bundles (scripts/cli-bundles.mjs): `pepe --help` and usage mistakes never load
+ * the core; commands that need it do; the V8 code cache is private and only an optimisation.
+ */
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { CLI, ensureBuilt, ROOT } from '../helpers/cli.js';
+import { TempHome } from '../helpers/home.js';
+import { fixture, sse, startServer } from '../models/sse-server.js';
+
+/** Runs the CLI with a preload that reports every module file it loaded (one per line, on fd 3). */
+async function traced(home: TempHome, args: string[], extra: { input?: string; env?: Record<string, string> } = {}) {
+  const preload = join(home.dir, 'trace.cjs');
+  writeFileSync(
+    preload,
+    "const M = require('module'); const load = M._load; const seen = new Set();\n" +
+      "M._load = function (req, parent, isMain) { const r = load.apply(this, arguments); try { seen.add(M._resolveFilename(req, parent, isMain)); } catch {} return r; };\n" +
+      "process.on('exit', () => require('fs').writeFileSync(process.env.TRACE_OUT, [...seen, ...process.moduleLoadList].join('\\n')));\n",
+  );
+  const out = join(home.dir, 'trace.txt');
+  const r = await execa('node', ['--require', preload, CLI, ...args], {
+    cwd: home.dir,
+    env: { PATH: process.env.PATH ?? '', HOME: home.dir, PEPE_HOME: home.dir, TRACE_OUT: out, XDG_CACHE_HOME: join(home.dir, 'cache'), ...extra.env },
+    extendEnv: false,
+    reject: false,
+    input: extra.input,
+    stdin: extra.input === undefined ? 'ignore' : 'pipe',
+    timeout: 60_000,
+  });
+  const loaded = existsSync(out) ? readFileSync(out, 'utf8').split('\n') : [];
+  const dist = (name: string) => loaded.includes(join(ROOT, 'dist', name));
+  return { ...r, loaded, dist };
+}
+
+describe('pepe start-up: the core loads only when a command needs it', function () {
+  this.timeout(60_000);
+  let home: TempHome;
+  before(ensureBuilt);
+  beforeEach(() => {
+    home = new TempHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('--help and a usage mistake load the entry bundle only', async () => {
+    const help = await traced(home, ['--help']);
+    assert.equal(help.exitCode, 0, help.stderr);
+    assert.match(help.stdout, /Usage: pepe/);
+    assert.equal(help.dist('cli-core.js'), false, `--help loaded the core: ${help.loaded.join(', ')}`);
+    // commander requires child_process (and with it net and the streams) for a feature pepe does not use.
+    assert.ok(help.loaded.includes('NativeModule fs'), 'the trace lists built-ins');
+    assert.ok(!help.loaded.includes('NativeModule child_process'), '--help loaded node:child_process');
+    const wrong = await traced(home, ['run']);
+    assert.equal(wrong.exitCode, 2);
+    assert.equal(wrong.dist('cli-core.js'), false);
+  });
+
+  it('the heavy dependencies live in their own bundles, not in the entry or the core', () => {
+    const text = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
+    // A string only each library's own code contains (the core names yaml's exports, hence a class body).
+    const marks = { 'ai-sdk.js': 'anthropic-version', 'yaml.js': 'super("YAMLParseError"', 'sucrase.js': 'getJSXPragmaInfo', 'execa.js': 'execaCoreAsync' };
+    for (const [vendor, mark] of Object.entries(marks)) {
+      assert.ok(text(`cli-vendor/${vendor}`).includes(mark), `${mark} not in ${vendor}`);
+      for (const f of ['cli.js', 'cli-core.js']) assert.ok(!text(f).includes(mark), `${mark} (${vendor}) is bundled into ${f}`);
+    }
+    assert.ok(!text('cli.js').includes('$constructor'), 'zod is bundled into the entry');
+  });
+
+  it('a mock run loads the core but not the AI SDK, yaml or sucrase; an agent core loads yaml', async () => {
+    home.writeConfig({ agents: { a: { model: 'mock' } } });
+    const run = await traced(home, ['run', 'a', 'hello']);
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.stdout, 'You said: hello');
+    assert.ok(run.dist('cli-core.js'));
+    for (const vendor of ['ai-sdk.js', 'yaml.js', 'sucrase.js']) assert.equal(run.dist(`cli-vendor/${vendor}`), false, `${vendor} was loaded for a mock turn`);
+    const init = await traced(home, ['init', join(home.dir, 'core')]);
+    assert.equal(init.exitCode, 0, init.stderr);
+    const check = await traced(home, ['init', '--check', join(home.dir, 'core')]);
+    assert.equal(check.exitCode, 0, check.stderr);
+    assert.ok(check.dist('cli-vendor/yaml.js'), 'checking a core parses its YAML with the lazily loaded yaml bundle');
+  });
+
+  for (const [provider, file] of [['openai-compatible', 'openai-text.sse'], ['anthropic', 'anthropic-text.sse']] as const) {
+    it(`a ${provider} model answers through the lazily loaded AI SDK bundle (loopback HTTP)`, async () => {
+      const server = await startServer([sse([fixture(file)])]);
+      try {
+        home.writeConfig({ agents: { a: { model: 'remote' } }, models: { remote: { provider, model: 'm', base_url: server.baseUrl, api_key_env: 'TEST_KEY' } } });
+        const r = await traced(home, ['run', 'a', 'hello'], { env: { TEST_KEY: 'k' } });
+        assert.equal(r.exitCode, 0, r.stderr);
+        assert.ok(r.dist('cli-vendor/ai-sdk.js'));
+        assert.ok(r.stdout.length > 0 && server.requests.length === 1, `no answer: ${r.stderr}`);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it('pepe chat reads lines piped in while the core loads; /agent uses the core\'s parser', async () => {
+    home.writeConfig({ agents: { a: { model: 'mock' }, b: { model: 'mock' } } });
+    const r = await traced(home, ['chat', 'a', '--provider', 'fake'], { input: 'hello\n/agent\n/agent b\nhi there\n/exit\n' });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stdout, /a> You said: hello/);
+    assert.match(r.stdout, /usage: \/agent NAME/);
+    assert.match(r.stdout, /now talking with b/);
+    assert.match(r.stdout, /b> You said: hi there/);
+  });
+
+  it('the code cache is written privately, and a cache folder others can write to is not used', async () => {
+    home.writeConfig({ agents: { a: { model: 'mock' } } });
+    const first = await traced(home, ['run', 'a', 'hello']);
+    assert.equal(first.exitCode, 0, first.stderr);
+    const cache = join(home.dir, 'cache/pepe/v8');
+    const nodeMajor = Number(process.versions.node.split('.')[0]);
+    if (nodeMajor < 22) assert.ok(readdirSync(cache).some((f) => f.startsWith('cli-core.js-')), 'no code cache for cli-core.js');
+    // Garbage in the cache is rejected by V8 and the command still works.
+    for (const f of readdirSync(cache)) writeFileSync(join(cache, f), 'not a code cache');
+    const again = await traced(home, ['run', 'a', 'hello']);
+    assert.equal(again.stdout, 'You said: hello', again.stderr);
+    // A shared, writable cache folder is refused: nothing is read from or written to it.
+    const shared = join(home.dir, 'shared');
+    mkdirSync(join(shared, 'pepe/v8'), { recursive: true });
+    chmodSync(join(shared, 'pepe'), 0o777);
+    chmodSync(join(shared, 'pepe/v8'), 0o777);
+    const refused = await traced(home, ['run', 'a', 'hello'], { env: { XDG_CACHE_HOME: shared } });
+    assert.equal(refused.stdout, 'You said: hello', refused.stderr);
+    assert.deepEqual(readdirSync(join(shared, 'pepe/v8')), []);
+    const off = await traced(home, ['run', 'a', 'hello'], { env: { PEPE_CODE_CACHE: 'off', XDG_CACHE_HOME: join(home.dir, 'off') } });
+    assert.equal(off.stdout, 'You said: hello');
+    assert.equal(existsSync(join(home.dir, 'off')), false);
+  });
+});

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { ansiCQuote, displayCommand, hasHiddenCharacters, inertJson, visible } from '../../../src/core/permissions/display.js';
+import { bareEntries, entryCovers, parseEntry, scopedEntry } from '../../../src/core/permissions/grant-scope.js';
+
+describe('grant entries scoped to risks', () => {
+  it('writes the tool with the risks shown, sorted; none for a call without risk', () => {
+    assert.equal(scopedEntry('bash', ['write', 'network', 'write']), 'bash:network+write');
+    assert.equal(scopedEntry('set_route', []), 'set_route:none');
+  });
+
+  it('covers a call only when all its risks were granted', () => {
+    assert.equal(entryCovers('bash:network', 'bash', ['network']), true);
+    assert.equal(entryCovers('bash:network', 'bash', []), true);
+    assert.equal(entryCovers('bash:network', 'bash', ['delete']), false);
+    assert.equal(entryCovers('bash:network', 'bash', ['network', 'delete']), false);
+    assert.equal(entryCovers('bash:none', 'bash', ['write']), false);
+    assert.equal(entryCovers('bash:network', 'run_script', ['network']), false);
+  });
+
+  it('keeps a bare name (and anything that is not a risk list) meaning every call', () => {
+    assert.equal(entryCovers('bash', 'bash', ['delete', 'privilege']), true);
+    assert.deepEqual(parseEntry('mcp:tool'), { tool: 'mcp:tool', risks: null });
+    assert.equal(entryCovers('mcp:tool', 'mcp:tool', ['write']), true);
+    assert.equal(entryCovers('*', 'anything', ['delete']), true);
+    assert.deepEqual(bareEntries(['bash', 'bash:network', '*', 'write_file']), ['bash', 'write_file']);
+    assert.deepEqual(bareEntries('*'), []);
+  });
+});
+
+describe('showing model-controlled text', () => {
+  it('makes control, bidi and invisible characters visible', () => {
+    assert.equal(visible('a\rb\u001b[2Kc\u202ed\u200be\u0085f\u00a0g\u0007'), 'a\\rb\\e[2Kc\\u{202e}d\\u{200b}e\\x85f\\xa0g\\x07');
+    assert.equal(visible('tab\tand\nnewline stay'), 'tab\tand\nnewline stay');
+    assert.ok(hasHiddenCharacters('x\u2066y'), 'an isolate is hidden');
+    assert.ok(!hasHiddenCharacters('plain ascii and café'), 'ordinary text is not');
+  });
+
+  it('shows a command with hidden characters $\'…\'-quoted', () => {
+    assert.equal(displayCommand('ls -la'), 'ls -la');
+    assert.equal(displayCommand("echo 'hi'\r\u001b[1A"), "$'echo \\'hi\\'\\r\\e[1A'");
+    assert.equal(ansiCQuote('a\\b'), "$'a\\\\b'");
+  });
+
+  it('keeps JSON valid while escaping hidden characters', () => {
+    const text = inertJson(JSON.stringify({ c: 'a\u202eb\u0085\u{e0041}' }));
+    assert.ok(!hasHiddenCharacters(text), text);
+    assert.deepEqual(JSON.parse(text), { c: 'a\u202eb\u0085\u{e0041}' });
+  });
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JsonLinesFile, parseJsonLines, readJsonLines } from '../../../src/core/jsonl.js';
+import { EventLog } from '../../../src/core/log.js';
+
+describe('JSON Lines: one reader for the log, usage and sessions', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pepe-jsonl-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('skips blank lines, torn lines and values the caller turns down', () => {
+    const text = '{"a":1}\n\n  \n{"a":2\n{"a":3}\n"x"\n{"a":4}';
+    assert.deepEqual(parseJsonLines(text), [{ a: 1 }, { a: 3 }, 'x', { a: 4 }]);
+    const numbers = (v: unknown) => (typeof v === 'object' && v && typeof (v as { a?: unknown }).a === 'number' ? (v as { a: number }).a : undefined);
+    assert.deepEqual(parseJsonLines(text, numbers), [1, 3, 4]);
+    assert.deepEqual(readJsonLines(join(dir, 'missing.jsonl')), []);
+  });
+
+  describe('JsonLinesFile (cached, incremental)', () => {
+    const line = (n: number) => `${JSON.stringify({ n })}\n`;
+
+    it('an unchanged file (same size and time) is not read again', () => {
+      const file = join(dir, 'log.jsonl');
+      writeFileSync(file, line(1) + line(2));
+      const reader = new JsonLinesFile<{ n: number }>(file);
+      const first = reader.read();
+      assert.deepEqual(first, [{ n: 1 }, { n: 2 }]);
+      // Same length, same modification time, different bytes: a cached reader does not notice.
+      const { mtime } = statSync(file);
+      writeFileSync(file, line(7) + line(8));
+      utimesSync(file, mtime, mtime);
+      assert.equal(reader.read(), first);
+      assert.deepEqual(readJsonLines(file), [{ n: 7 }, { n: 8 }], 'an uncached read sees the new bytes');
+    });
+
+    it('a grown file: only the appended bytes are read', () => {
+      const file = join(dir, 'log.jsonl');
+      writeFileSync(file, line(1) + line(2));
+      const reader = new JsonLinesFile<{ n: number }>(file);
+      reader.read();
+      // Rewrite the first line in place (same length) and append: only the new line is parsed.
+      writeFileSync(file, line(9) + line(2) + line(3));
+      assert.deepEqual(reader.read(), [{ n: 1 }, { n: 2 }, { n: 3 }]);
+      appendFileSync(file, line(4));
+      assert.deepEqual(reader.read(), [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    });
+
+    it('a line still being written waits for its newline', () => {
+      const file = join(dir, 'log.jsonl');
+      writeFileSync(file, `${line(1)}{"n":`);
+      const reader = new JsonLinesFile<{ n: number }>(file);
+      assert.deepEqual(reader.read(), [{ n: 1 }]);
+      appendFileSync(file, '2}\n');
+      assert.deepEqual(reader.read(), [{ n: 1 }, { n: 2 }]);
+    });
+
+    it('a replaced, truncated or rewritten file is read again from the start', () => {
+      const file = join(dir, 'log.jsonl');
+      writeFileSync(file, line(1) + line(2));
+      const reader = new JsonLinesFile<{ n: number }>(file);
+      reader.read();
+      // Replaced (a new file renamed over it), even larger.
+      writeFileSync(join(dir, 'next'), line(5) + line(6) + line(7));
+      renameSync(join(dir, 'next'), file);
+      assert.deepEqual(reader.read(), [{ n: 5 }, { n: 6 }, { n: 7 }]);
+      // Truncated.
+      truncateSync(file, line(5).length);
+      assert.deepEqual(reader.read(), [{ n: 5 }]);
+      // Rewritten in place, longer, with no line ending where the last read stopped.
+      writeFileSync(file, `${JSON.stringify({ n: 10, pad: 'xxxx' })}\n${line(11)}`);
+      assert.deepEqual(reader.read(), [{ n: 10, pad: 'xxxx' }, { n: 11 }]);
+    });
+
+    it('a missing file has no lines until it appears', () => {
+      const file = join(dir, 'later.jsonl');
+      const reader = new JsonLinesFile(file);
+      assert.deepEqual(reader.read(), []);
+      writeFileSync(file, line(1));
+      assert.deepEqual(reader.read(), [{ n: 1 }]);
+      rmSync(file);
+      assert.deepEqual(reader.read(), []);
+    });
+  });
+
+  it('EventLog.readKind: cached, sees what another writer appended, keeps only its kind', () => {
+    const mine = new EventLog(dir);
+    const other = new EventLog(dir);
+    mine.write({ kind: 'info', message: 'one' });
+    mine.write({ kind: 'plugin_output', plugin: 'p', text: 'x'.repeat(1000) });
+    const infos = mine.readKind('info');
+    assert.deepEqual(infos.map((e) => e.message), ['one']);
+    assert.equal(mine.readKind('info'), infos, 'unchanged: the cached lines, not a fresh read');
+    other.write({ kind: 'info', message: 'two' });
+    assert.deepEqual(mine.readKind('info').map((e) => e.message), ['one', 'two']);
+    assert.deepEqual(mine.readKind('slot_fallback'), []);
+    assert.equal(mine.readAll().length, 3, 'readAll reads every kind, now');
+  });
+});

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDoctor } from '../../../src/core/doctor.js';
+import { detectConfinement, processLimitMethod } from '../../../src/core/sandbox/index.js';
+import { pidsCgroupBase } from '../../../src/core/sandbox/process-limit.js';
+import { BuiltinSandbox } from '../../../src/core/slots/builtin/sandbox.js';
+import { SlotService } from '../../../src/core/slots/slot-service.js';
+import { TempHome } from '../helpers/home.js';
+
+describe('the built-in sandbox, confined (spec 3.5)', function () {
+  this.timeout(30_000);
+  let root: string;
+  let ws: string;
+  let pepeHome: string;
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: '/somewhere/else' };
+
+  before(async function () {
+    const s = await detectConfinement();
+    if (!s.confined) {
+      if (process.env.CI) throw new Error(`CI must run under real confinement, but: ${s.reason}`);
+      this.skip();
+    }
+  });
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'pepe-confined-'));
+    ws = join(root, 'ws');
+    pepeHome = join(root, 'pepe');
+    mkdirSync(join(ws, 'sub'), { recursive: true });
+    mkdirSync(pepeHome);
+    writeFileSync(join(pepeHome, 'config.json'), '{}');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('status says bubblewrap; a command started in a sub-folder may write anywhere in the workspace', async () => {
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, home: root });
+    assert.deepEqual(await sandbox.status(), { confined: true, backend: 'bubblewrap' });
+    const r = await sandbox.run('bash', ['-c', 'pwd; echo x > ../top.txt; echo "tmp=$TMPDIR"; echo y > "$TMPDIR/t" && echo tmp-ok'], { cwd: join(ws, 'sub'), workspace: ws, env, timeoutMs: 10_000 });
+    assert.equal(r.exitStatus, 0, r.output);
+    assert.match(r.output, new RegExp(`^${join(ws, 'sub')}\\n`));
+    assert.equal(readFileSync(join(ws, 'top.txt'), 'utf8'), 'x\n');
+    assert.match(r.output, /tmp=\/tmp\ntmp-ok/, 'TMPDIR points at the private /tmp');
+  });
+
+  it('the wrapper runs inside the confinement, even when it lives in the hidden $PEPE_HOME', async () => {
+    const wrapper = join(pepeHome, 'wrap.sh');
+    writeFileSync(wrapper, '#!/bin/sh\necho "wrapped: $*"; ls /proc | grep -c "^[0-9]"; exec "$@"\n');
+    chmodSync(wrapper, 0o755);
+    const r = await new BuiltinSandbox(() => wrapper, { pepeHome, home: root }).run('cat', [join(pepeHome, 'config.json')], { cwd: ws, env, timeoutMs: 10_000 });
+    assert.match(r.output, /^wrapped: cat /);
+    assert.ok(Number(r.output.split('\n')[1]) <= 4, 'the wrapper sees only the sandbox’s processes');
+    assert.match(r.output, /No such file or directory/, 'the config stays hidden from the wrapped command');
+    assert.notEqual(r.exitStatus, 0);
+  });
+
+  it('exit status, 127 and the deadline are unchanged under confinement', async () => {
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome });
+    const opts = { cwd: ws, env, timeoutMs: 10_000 };
+    assert.equal((await sandbox.run('bash', ['-c', 'exit 7'], opts)).exitStatus, 7);
+    assert.equal((await sandbox.run('bash', ['-c', 'kill -TERM $$'], opts)).exitStatus, 143);
+    const missing = await sandbox.run('no-such-program-here', [], opts);
+    assert.equal(missing.exitStatus, 127);
+    assert.match(missing.output, /no-such-program-here: not found/);
+    const marker = join(ws, 'late');
+    const t = await sandbox.run('bash', ['-c', `(sleep 1; touch ${marker}) & sleep 30`], { ...opts, timeoutMs: 300 });
+    assert.equal(t.timedOut, true);
+    assert.equal(t.exitStatus, 137);
+    await new Promise((r) => setTimeout(r, 1_300));
+    assert.equal(existsSync(marker), false, 'the background child died with the command');
+  });
+
+  it('as root, each command gets a pids cgroup of its own, removed after it', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+    // The limit itself is proven by the fork-bomb attack test; here: the group goes away.
+    const r = await sandbox.run('bash', ['-c', 'sleep 0.1 & true'], { cwd: ws, env, timeoutMs: 10_000 });
+    assert.equal(r.exitStatus, 0, r.output);
+    await new Promise((res) => setTimeout(res, 500));
+    const mine = readdirSync(pidsCgroupBase()!).filter((n) => n.startsWith(`pepe-${process.pid}-`));
+    assert.deepEqual(mine, [], 'a cgroup was left behind');
+  });
+
+  it('unconfined (no backend): the command still runs, and the status carries the reason', async () => {
+    const sandbox = new BuiltinSandbox(() => undefined, { detect: async () => ({ confined: false, reason: 'user namespaces are disabled' }) });
+    assert.deepEqual(await sandbox.status(), { confined: false, reason: 'user namespaces are disabled' });
+    const r = await sandbox.run('bash', ['-c', 'echo $TMPDIR'], { cwd: ws, env, timeoutMs: 10_000 });
+    assert.equal(r.output, '/somewhere/else\n');
+  });
+});
+
+describe('the sandbox row says unconfined (slot list, doctor)', () => {
+  let home: TempHome;
+  beforeEach(() => {
+    home = new TempHome();
+    home.writeConfig({});
+  });
+  afterEach(() => home.cleanup());
+
+  it('status `unconfined` with the reason, and one doctor warning', async () => {
+    const pepe = await home.pepe();
+    const slots = new SlotService({ config: () => pepe.config, registry: pepe.registry, log: pepe.log, sandboxStatus: async () => ({ confined: false, reason: 'bubblewrap (bwrap) is not installed' }) });
+    const row = (await slots.status()).find((r) => r.slot === 'sandbox')!;
+    assert.equal(row.status, 'unconfined');
+    assert.equal(row.reason, 'bubblewrap (bwrap) is not installed');
+    assert.equal((await slots.status()).find((r) => r.slot === 'memory')!.status, 'ok');
+    const findings = await runDoctor({ exists: true, raw: {}, config: { agents: { a: {} } }, unknown: [], setAside: [] } as never, [], slots, {});
+    const lines = findings.filter((f) => /sandbox: unconfined/.test(f.message));
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!.message, /every command is asked first: bubblewrap \(bwrap\) is not installed/);
+  });
+
+  it('confined here: the real Pepe reports the sandbox row as ok', async function () {
+    if (!(await detectConfinement()).confined) this.skip();
+    const pepe = await home.pepe();
+    assert.equal((await pepe.slotList()).find((r) => r.slot === 'sandbox')!.status, 'ok');
+  });
+});
