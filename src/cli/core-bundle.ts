@@ -4,7 +4,9 @@
  * types of what is exported here and load it with `loadCliCore()`.
  */
 export { createInterface } from 'node:readline/promises';
-export { checkCore } from '../core/cores/load-core.js';
+export { Checkpoints } from '../core/checkpoints/checkpoints.js';
+export { checkCore, checkCoreReport } from '../core/cores/load-core.js';
+export { checkAgentCores } from '../core/cores/check-agents.js';
 export { formatProblem } from '../core/cores/problems.js';
 export { scaffoldCore } from '../core/cores/scaffold.js';
 export { createPepe } from '../core/pepe.js';

@@ -4,8 +4,11 @@ import type { Pepe } from '../core/pepe.js';
 import { registerAgentCommands } from './commands/agent.js';
 import { registerApprovalCommands } from './commands/approvals.js';
 import { registerChatCommand } from './commands/chat.js';
+import { registerCheckpointCommands } from './commands/checkpoints.js';
 import { registerHeartbeatCommand } from './commands/heartbeat.js';
 import { registerInitCommand } from './commands/init.js';
+import { registerMemoryCommands } from './commands/memory.js';
+import { registerMcpCommands } from './commands/mcp.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerSessionCommands } from './commands/sessions.js';
 import { registerUsageCommand } from './commands/usage.js';
@@ -34,7 +37,10 @@ export function buildProgram(ctx: CliContext): Command {
   registerSessionCommands(program, ctx);
   registerUsageCommand(program, ctx);
   registerHeartbeatCommand(program, ctx);
+  registerMemoryCommands(program, ctx);
   registerInitCommand(program, ctx);
+  registerCheckpointCommands(program, ctx);
+  registerMcpCommands(program, ctx);
   return program;
 }
 
@@ -45,7 +51,10 @@ export async function main(argv: string[]): Promise<number> {
   const ctx: CliContext = {
     pepe: async (options = {}) => {
       const home = program.opts<{ home?: string }>().home;
-      pepe ??= await (await loadCliCore()).createPepe({ ...options, home });
+      if (!pepe) {
+        pepe = await (await loadCliCore()).createPepe({ ...options, home });
+        warnSetAside(pepe);
+      }
       return pepe;
     },
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
@@ -63,6 +72,13 @@ export async function main(argv: string[]): Promise<number> {
     pepe?.dispose();
   }
   return code;
+}
+
+/** A malformed section does not stop the command; one stderr line per section says what to fix. */
+function warnSetAside(pepe: Pepe): void {
+  for (const aside of pepe.configSetAside()) {
+    process.stderr.write(`pepe: warning: config.json: section "${aside.section}" is set aside (it takes its defaults): ${aside.problems.join('; ')}\n`);
+  }
 }
 
 function report(e: unknown, verbose: boolean): number {

@@ -48,6 +48,8 @@ export class TerminalRenderer {
         return note(e.phase === 'start' ? `→ ${e.chain.join(' → ')}` : `← ${e.to} answered`);
       case 'compaction':
         return note(`⇣ compacted the conversation (${e.before} → ${e.after} messages, by ${e.by})`);
+      case 'core':
+        return this.core(e.event, note);
       case 'error':
         return note(`! ${e.message}`);
       case 'turn_end':
@@ -56,6 +58,32 @@ export class TerminalRenderer {
           this.atLineStart = true;
         }
         return;
+      default:
+        return;
+    }
+  }
+
+  /** An agent core's soft failures, notices, progress and input deliveries (hard failures end the turn as an error). */
+  private core(c: Extract<TurnEvent, { type: 'core' }>['event'], show: (text: string) => void): void {
+    // Slot text may carry what a model or a web page wrote: no control character reaches the terminal raw.
+    const note = (text: string) => show(text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`));
+    switch (c.type) {
+      case 'core_slot_failed':
+        if (c.policy === 'hard') return;
+        return note(`⚠ ${c.phase} slot "${c.slotId}" failed (soft, the turn goes on): ${c.message}${c.file ? ` (${c.file}${c.line ? `:${c.line}` : ''})` : ''}`);
+      case 'core_notice':
+        return note(`ℹ ${c.slotId ? `${c.slotId}: ` : ''}${c.text}`);
+      case 'core_progress':
+        return note(`… ${c.slotId}: ${c.text}`);
+      case 'core_sent':
+        if (c.visible) note(`» ${c.text}`);
+        return;
+      case 'core_restricted':
+        return note(`⚠ ${c.reason}`);
+      case 'core_return_ignored':
+        return note(`ℹ ${c.phase} slot "${c.slotId}" returned a ${c.valueType}; return values are ignored (use the ctx clients)`);
+      case 'core_task':
+        return note(`${c.status === 'running' ? '⇢' : '⇠'} child agent ${c.agent} (task ${c.taskId}): ${c.status}${c.error ? `: ${c.error}` : ''}`);
       default:
         return;
     }

@@ -1,21 +1,37 @@
 import { basename } from 'node:path';
+import { checkAgentCores } from './cores/check-agents.js';
+import { formatProblem } from './cores/problems.js';
+import type { SectionProblem } from './config/sections.js';
 import type { ConfigSnapshot } from './config/store.js';
 import type { PluginInfo } from './plugins/registry.js';
 import type { SlotService } from './slots/slot-service.js';
 import { bareEntries } from './permissions/grant-scope.js';
+import { crossesProjects } from './routing/route-graph.js';
+import { agentModelProblem } from './models/usable.js';
 
 export interface DoctorFinding {
   level: 'problem' | 'warning';
-  area: 'config' | 'slot' | 'plugin' | 'route' | 'model';
+  area: 'config' | 'slot' | 'plugin' | 'route' | 'model' | 'core' | 'mcp';
   message: string;
 }
 
 /** `pepe doctor` (spec 3.4, 9.1): the same availability check as `slot list`, across every scope. */
-export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[], slots: SlotService, env: NodeJS.ProcessEnv): Promise<DoctorFinding[]> {
+export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[], slots: SlotService, env: NodeJS.ProcessEnv, home?: string): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
   const { config } = snapshot;
   const agents = Object.keys(config.agents ?? {});
 
+  // Every configured agent's core: manifests, pipelines and module files (a broken or missing core
+  // is a problem). The modules are not run here (`pepe init --check` loads them).
+  if (home) {
+    for (const c of checkAgentCores(config.agents ?? {}, home, { loadModules: false })) {
+      for (const p of c.problems) findings.push({ level: 'problem', area: 'core', message: `agent ${c.agent}: core ${formatProblem(p, c.dir)}` });
+    }
+  }
+
+  for (const aside of snapshot.setAside) {
+    findings.push({ level: 'problem', area: 'config', message: setAsideLine(aside) });
+  }
   for (const key of snapshot.unknown) {
     findings.push({ level: 'problem', area: 'config', message: `unknown key "${key}" in config.json (kept as is; remove it or check its spelling)` });
   }
@@ -47,11 +63,17 @@ export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[],
   for (const [from, agent] of Object.entries(config.agents ?? {})) {
     for (const to of agent.can_message ?? []) {
       if (!agents.includes(to)) findings.push({ level: 'problem', area: 'route', message: `route ${from} → ${to} names an unknown agent "${to}"` });
+      else if (crossesProjects(config, from, to)) {
+        const where = (a: string) => (config.agents?.[a]?.project ? `project ${config.agents[a].project}` : 'no project');
+        findings.push({ level: 'warning', area: 'route', message: `route ${from} → ${to} crosses from ${where(from)} to ${where(to)}, so it is not used; open it with projects.<project>.can_message_projects or remove it` });
+      }
     }
     for (const bare of bareEntries(agent.auto_approve)) findings.push({ level: 'warning', area: 'config', message: `agent ${from}: auto_approve entry "${bare}" approves every call of ${bare}, whatever it does; scope it to the risks you accept (e.g. "${bare}:network")` });
     if (agent.can_message?.length && agent.tools && !agent.tools.includes('send_to_agent')) {
       findings.push({ level: 'warning', area: 'route', message: `agent ${from} has routes but not the send_to_agent tool, so it cannot use them` });
     }
+    const unusable = agentModelProblem(config, from, env);
+    if (unusable) findings.push({ level: 'warning', area: 'model', message: `agent ${from} cannot answer: ${unusable}` });
     for (const id of agent.model_chain ?? (agent.model ? [agent.model] : [])) {
       if (!knownModel(id, config.models ?? {})) findings.push({ level: 'problem', area: 'model', message: `agent ${from} uses unknown model "${id}" (add it under "models", or use "mock")` });
     }
@@ -65,6 +87,11 @@ export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[],
     }
   }
   return findings;
+}
+
+/** One line: the section, that it takes its defaults, and what to fix (the file is never rewritten). */
+export function setAsideLine(aside: SectionProblem): string {
+  return `config.json: section "${aside.section}" is set aside and takes its defaults until fixed: ${aside.problems.join('; ')} (Pepe never rewrites the file)`;
 }
 
 function knownModel(id: string, models: Record<string, unknown>): boolean {

@@ -86,6 +86,12 @@ export interface RunTurnOptions {
    * agent never launders it.
    */
   callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean };
+  /**
+   * Context the person attached (issue 17: @file, @folder, @selection, @problems, @terminal): added
+   * after the text in the user's message, so the transcript records what the model was given.
+   * Validated and capped by context-attachments.ts.
+   */
+  attachments?: { kind: 'file' | 'folder' | 'selection' | 'problems' | 'terminal'; label: string; content: string }[];
   /** For a child agent run by an agent core (spec 7): which pipeline slots and tools it gets. */
   child?: { input: PipelineSelection; output: PipelineSelection; tools: ToolSelection; useBootstrap: boolean };
 }

@@ -6,6 +6,9 @@ import { Redactor } from './secrets/redact.js';
 /** Structured lines in `$PEPE_HOME/logs/pepe.jsonl` (spec 2): slot fallbacks, plugin errors, approvals. */
 export type LogRecord =
   | { kind: 'slot_fallback'; slot: string; occupant: string; agent: string | null; reason: string; detail: string; durationMs: number; outcome: 'builtin' | 'refused' | 'error' }
+  /** A slot's plugin answered cleanly after a fallback; or its record was cleared by `slot set`/`slot clear`. */
+  | { kind: 'slot_recovered'; slot: string; occupant: string; agent: string | null }
+  | { kind: 'slot_record_cleared'; slot: string; by: 'set' | 'clear' }
   | { kind: 'plugin_output'; plugin: string; text: string }
   | { kind: 'plugin_error'; plugin: string; detail: string }
   | { kind: 'info'; message: string; [k: string]: unknown };

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Builtins, type SandboxSurface } from './builtins.js';
 import { addAgent, addRoute, clearSlot, removeAgent, removeRoute, setSlot, type SlotTarget } from './config/edits.js';
-import { routeGraph, type RouteGraph } from './routing/route-graph.js';
+import { canonicalAgent, routeGraph, type RouteGraph } from './routing/route-graph.js';
 import type { AgentConfig, PepeConfig } from './config/schema.js';
 import { ConfigStore, type ConfigSnapshot } from './config/store.js';
+import type { SectionProblem } from './config/sections.js';
 import { runDoctor, type DoctorFinding } from './doctor.js';
 import { UsageError } from './errors.js';
 import { EventLog } from './log.js';
@@ -13,19 +14,24 @@ import { pepePaths, resolveHome, type PepePaths } from './paths.js';
 import { installPlugin, removePlugin } from './plugins/install.js';
 import { PluginRegistry, type InProcessPlugin, type PluginInfo } from './plugins/registry.js';
 import type { CreateProviderOptions } from './models/factory.js';
-import { PendingApprovals, type Prompter } from './permissions/index.js';
+import { PendingApprovals, type ApprovedCall, type Prompter } from './permissions/index.js';
+import type { ToolOutcome } from './tools/tool.js';
 import type { RunTurnOptions, TurnResult } from './events.js';
 import { AgentRuntime } from './runtime/agent-runtime.js';
+import { switchNotice } from './runtime/turn-helpers.js';
 import { Heartbeat } from './runtime/heartbeat.js';
 import { SessionStore } from './runtime/session-store.js';
 import { estimateTokens, summariseWithModel } from './runtime/compaction.js';
 import { UsageLedger } from './runtime/usage.js';
 import { scrubEnv, secretValues } from './secrets/scrub.js';
 import { candidatesFor } from './slots/availability.js';
+import { memoryReindex, memoryStatus, type MemoryReindexResult, type MemoryStatus } from './slots/memory-admin.js';
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from './slots/builtin/sandbox.js';
 import { staticChain } from './slots/builtin/model-select.js';
+import { mcpFindings } from './mcp/doctor.js';
+import { McpManager } from './mcp/manager.js';
 import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
-import { projectOf, type ResolveTarget } from './slots/resolve.js';
+import { namesBuiltin, projectOf, type ResolveTarget } from './slots/resolve.js';
 import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
 
 export interface CreatePepeOptions {
@@ -47,6 +53,8 @@ export interface CreatePepeOptions {
    * base_output only and the turn says why. Default true (the CLI runs what its user points at).
    */
   trusted?: boolean;
+  /** How write_file and edit_file write (VS Code: through its documents, for undo and dirty buffers). Default: straight to disk. */
+  writeFile?: import('./tools/tool.js').FileWriter;
 }
 
 export interface SlotTestInput {
@@ -76,6 +84,8 @@ export class Pepe {
   readonly pending: PendingApprovals;
   readonly runtime: AgentRuntime;
   readonly heartbeat: Heartbeat;
+  /** MCP servers: started on first use, kept across turns, stopped on dispose. */
+  readonly mcp: McpManager;
   /** Default cwd for commands and root for relative file paths. */
   readonly workspace: string;
   private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [], setAside: [] };
@@ -110,6 +120,7 @@ export class Pepe {
     const secrets = () => secretValues(this.env, this.config);
     this.sessions = new SessionStore(this.paths.sessions, secrets);
     this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool), secrets });
+    this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
     this.runtime = new AgentRuntime({
       config: () => this.config,
       env: this.env,
@@ -126,9 +137,11 @@ export class Pepe {
       workspace: this.workspace,
       providerOptions,
       trusted: () => this.workspaceTrusted,
+      mcp: this.mcp,
+      ...(options.writeFile ? { writeFile: options.writeFile } : {}),
     });
 
-    this.heartbeat = new Heartbeat({ config: () => this.config, slots: this.slots, run: (o) => this.run(o), sessions: this.sessions }, join(this.paths.home, 'heartbeat.json'));
+    this.heartbeat = new Heartbeat({ config: () => this.config, slots: this.slots, run: (o) => this.run(o), sessions: this.sessions, agentsDir: this.paths.agents }, join(this.paths.home, 'heartbeat.json'));
   }
 
   /** The extension ties this to VS Code's Workspace Trust. */
@@ -147,6 +160,14 @@ export class Pepe {
 
   get configSnapshot(): ConfigSnapshot {
     return this.snapshot;
+  }
+
+  /**
+   * Sections of config.json set aside because they are invalid (each takes its defaults; the
+   * rest applies): for a host to show with their fixes. Empty when the file is clean.
+   */
+  configSetAside(): SectionProblem[] {
+    return this.snapshot.setAside;
   }
 
   /** Re-reads config.json; throws ConfigError (and keeps the previous snapshot) when it is broken. */
@@ -178,19 +199,23 @@ export class Pepe {
     this.assertTarget(target);
     const plugins = await this.registry.list();
     const { eligible } = candidatesFor(name, plugins);
-    if (!eligible.some((p) => p.name === plugin)) {
+    // "default" pins the built-in at this scope (install-wide, the same as clearing the slot).
+    if (!namesBuiltin(plugin) && !eligible.some((p) => p.name === plugin)) {
       const installed = plugins.find((p) => p.name === plugin && !p.error);
       const why = installed ? `plugin "${plugin}" claims slot "${installed.slot}", not "${name}"` : `no installed plugin is named "${plugin}"`;
       const offer = eligible.length ? `plugins that claim ${name}: ${eligible.map((p) => p.name).join(', ')}` : `no installed plugin claims ${name}; install one with pepe plugin install PATH`;
       throw new UsageError(`${why}; ${offer}`);
     }
     await this.edit((raw) => setSlot(raw, name, plugin, target));
+    this.slots.clearRecord(name, 'set');
   }
 
   async slotClear(slot: string, target: SlotTarget = {}): Promise<string | null> {
     const name = this.slotName(slot);
     this.assertTarget(target);
-    return this.edit((raw) => clearSlot(raw, name, target));
+    const previous = await this.edit((raw) => clearSlot(raw, name, target));
+    this.slots.clearRecord(name, 'clear');
+    return previous;
   }
 
   /** Calls a slot exactly as the runtime will (resolution + guard) and reports who answered. */
@@ -266,7 +291,7 @@ export class Pepe {
   async agentAdd(name: string, agent: AgentConfig): Promise<void> {
     for (const [slot, plugin] of Object.entries(agent.slots ?? {})) {
       const { eligible } = candidatesFor(this.slotName(slot), await this.registry.list());
-      if (!eligible.some((p) => p.name === plugin)) {
+      if (!namesBuiltin(plugin) && !eligible.some((p) => p.name === plugin)) {
         throw new UsageError(`--slots ${slot}:${plugin}: no installed plugin named "${plugin}" claims ${slot}${eligible.length ? ` (these do: ${eligible.map((p) => p.name).join(', ')})` : ''}`);
       }
     }
@@ -297,6 +322,17 @@ export class Pepe {
     return this.edit((raw) => removeRoute(raw, from, to));
   }
 
+  /**
+   * Where a conversation goes after a turn that asked to hand it over (spec 6.3), checked against
+   * the configuration now (reload first): the canonical name, or null with a notice when the
+   * target was removed meanwhile, and the conversation stays where it was.
+   */
+  switchTarget(result: Pick<TurnResult, 'agent' | 'switchTo'>): { agent: string | null; notice?: string } {
+    if (!result.switchTo) return { agent: null };
+    const target = canonicalAgent(this.config, result.switchTo);
+    return target ? { agent: target } : { agent: null, notice: switchNotice(result.switchTo, result.agent) };
+  }
+
   routeGraph(): RouteGraph {
     return routeGraph(this.config);
   }
@@ -315,16 +351,65 @@ export class Pepe {
     }));
   }
 
+  // ---- memory ----
+
+  /** Who answers each agent's memory searches (or one agent's), what it can do, its index. */
+  async memoryStatus(agent?: string): Promise<MemoryStatus[]> {
+    const deps = { slots: this.slots, builtins: this.builtins, registry: this.registry };
+    return Promise.all(this.memoryAgents(agent).map((a) => memoryStatus(deps, a)));
+  }
+
+  /** Rebuilds each agent's memory index (or one agent's) through its occupant. */
+  async memoryReindex(agent?: string): Promise<MemoryReindexResult[]> {
+    const deps = { slots: this.slots, builtins: this.builtins, registry: this.registry };
+    const out: MemoryReindexResult[] = [];
+    for (const a of this.memoryAgents(agent)) out.push(await memoryReindex(deps, a));
+    return out;
+  }
+
+  private memoryAgents(agent?: string): string[] {
+    if (agent) {
+      this.assertTarget({ agent });
+      return [agent];
+    }
+    return Object.keys(this.config.agents ?? {});
+  }
+
+  // ---- approvals ----
+
+  /**
+   * Approves a parked call and runs it now (spec 5.4), in its session and directory, through the
+   * same replay path as a follow-up; the session's next turn still tells the model. A call whose
+   * agent or session no longer exists is refused and stays pending. `always` also adds the tool,
+   * scoped to the risks shown, to the agent's auto_approve.
+   */
+  async approveNow(id: string, opts: { always?: boolean } = {}): Promise<ToolOutcome & { ran: boolean; call: ApprovedCall }> {
+    await this.reload();
+    const parked = await this.pending.get(id);
+    if (parked.status === 'pending') {
+      if (!this.config.agents?.[parked.agent]) throw new UsageError(`cannot approve ${parked.id}: agent ${parked.agent} no longer exists, so there is nobody to run it for; it stays pending (deny it with: pepe approvals deny ${parked.id})`);
+      if (!parked.sessionId || !this.sessions.exists(parked.agent, parked.sessionId)) {
+        throw new UsageError(`cannot approve ${parked.id}: its session${parked.sessionId ? ` ${parked.sessionId}` : ''} of ${parked.agent} no longer exists; it stays pending (deny it with: pepe approvals deny ${parked.id})`);
+      }
+    }
+    const approved = await this.pending.approve(parked.id, opts);
+    // Taken under the approval's lock: if a turn of that session took it first, that turn runs it.
+    const call = await this.pending.takeApprovedById(approved.id);
+    if (!call) return { content: `approved; ${approved.agent}'s current turn of that session took it and runs it`, isError: false, ran: false, call: approved };
+    return { ...(await this.runtime.runApprovedNow(call)), call };
+  }
+
   // ---- health ----
 
   async doctor(): Promise<DoctorFinding[]> {
-    return runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env);
+    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp))];
   }
 
   dispose(): void {
     this.heartbeat.stop();
     this.registry.dispose();
     this.runtime.dispose();
+    this.builtins.sandbox.dispose();
   }
 
   private slotName(slot: string): SlotName {

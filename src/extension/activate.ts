@@ -9,6 +9,8 @@ import type { CommandContext } from './commands/command-context.js';
 import { registerCommands } from './commands/register-commands.js';
 import { loadCore } from './core-loader.js';
 import { ManifestDiagnostics } from './diagnostics/manifest-diagnostics.js';
+import { attachVsCodeTools } from './mcp/lm-tools.js';
+import { registerMcp, type McpTesting } from './mcp/register.js';
 import { ApiKeys } from './host/api-keys.js';
 import { PepeHost } from './host/pepe-host.js';
 import { WorkspaceTrust } from './host/workspace-trust.js';
@@ -17,12 +19,15 @@ import { PepeStatusBar } from './status-bar.js';
 import { SandboxTerminals } from './terminal/sandbox-terminals.js';
 import { AgentsTree } from './views/agents-tree.js';
 import { RoutesTree } from './views/routes-tree.js';
+import { DOC_SCHEME, ReadOnlyDocs } from './views/read-only-docs.js';
 import { SlotsTree } from './views/slots-tree.js';
 
 /** Internals tests reach through the API outside production mode (extensionMode ≠ Production). */
 export interface PepeTestingApi {
   host: PepeHost;
   trees: { slots: SlotsTree; routes: RoutesTree; agents: AgentsTree };
+  /** The MCP Servers view and the @pepe participant's handler. */
+  mcp: McpTesting;
   terminalText(agent: string): string;
   /** Restricted Mode without a trust dialog (tests run VS Code with Workspace Trust off). */
   simulateTrust(trusted: boolean | undefined): void;
@@ -48,7 +53,9 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   let host: PepeHost;
   const occupants = new ExtensionOccupants(() => host.refresh());
   host = new PepeHost(async (h) => {
-    return loadCore().buildPepe(h, { home: pepeHome(), workspace: workspaceFolder(), trusted: trust.trusted, apiKeys, log, terminals, occupants });
+    const built = await loadCore().buildPepe(h, { home: pepeHome(), workspace: workspaceFolder(), trusted: trust.trusted, apiKeys, log, terminals, occupants });
+    attachVsCodeTools(built.pepe); // VS Code's own tools, for the agents granted them
+    return built;
   });
   // Disposed in reverse order: the host (and Pepe, its plugin threads, watchers) before the terminals.
   subs.push(terminals, occupants, active, host);
@@ -65,8 +72,15 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     onDidChange: host.onDidChange,
     defaultAgent: (pepe) => active.resolve(pepe.config),
     onAgentSwitched: (agent) => void active.set(agent),
+    configState: () => {
+      const snapshot = host.current?.configSnapshot;
+      return { problem: host.configProblem, hasLastGood: snapshot?.exists === true, setAside: snapshot?.setAside ?? [] };
+    },
   });
+  const docs = new ReadOnlyDocs();
+  subs.push(docs, vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, docs));
   const ctx: CommandContext = {
+    docs,
     host,
     log,
     active,
@@ -79,6 +93,9 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     await vscode.commands.executeCommand('pepe.route.add', { from, to });
   });
   subs.push(slots, routes, agents);
+  // MCP servers in the sidebar, and @pepe in VS Code's own chat.
+  const mcp = registerMcp({ host, log, secrets: apiKeys, defaultAgent: (pepe) => active.resolve(pepe.config) ?? null });
+  subs.push(...mcp.disposables);
   subs.push(
     Object.assign(vscode.window.createTreeView('pepe.slots', { treeDataProvider: slots, showCollapseAll: true }), {
       message: 'A slot is one job (memory, web search, sandbox…) a plugin may take over from the built-in.',
@@ -131,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     api.testing = {
       host,
       trees: { slots, routes, agents },
+      mcp: mcp.testing,
       terminalText: (agent) => terminals.textOf(agent),
       simulateTrust: (trusted) => {
         trust.simulate(trusted);

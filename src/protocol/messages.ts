@@ -10,11 +10,17 @@ import { TurnEventSchema } from './turn-event.js';
 
 // ---- what the conversation is made of ----
 
+/** Model calls' spend summed: what the chat shows per turn and per session. */
+export const UsageSchema = z.object({ calls: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number() });
+export type Usage = z.infer<typeof UsageSchema>;
+
 /** One entry of a conversation, in order. Turn events are forwarded as the core emits them. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), text: z.string() }),
   z.object({ kind: z.literal('event'), event: TurnEventSchema }),
   /** Something the host says about the conversation (switched agent, a turn that could not start). */
+  /** Tokens and cost of one turn (its consulted agents included), from the usage records. */
+  z.object({ kind: z.literal('usage'), usage: UsageSchema }),
   z.object({
     kind: z.literal('notice'),
     level: z.enum(['info', 'warning', 'error']),
@@ -38,6 +44,8 @@ export const SessionSummarySchema = z.object({
   title: z.nullable(z.string()),
   updatedAt: z.string(),
   messages: z.number(),
+  /** How the session started: `user` (a chat), or `heartbeat` (a scheduled pulse, shown as such). */
+  origin: z.optional(z.enum(['user', 'routed', 'child', 'heartbeat'])),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
@@ -52,6 +60,8 @@ export const PanelStateSchema = z.object({
   tier: z.nullable(z.string()),
   project: z.nullable(z.string()),
   busy: z.boolean(),
+  /** This session's model calls so far (this agent's own; null before the first). */
+  sessionUsage: z.optional(z.nullable(UsageSchema)),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -99,6 +109,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rename_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('delete_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  /** The failure's "Set API Key…": the host checks the name is one a configured model reads. */
+  z.object({ type: z.literal('set_api_key'), name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

@@ -7,9 +7,12 @@ export interface Layout {
   agent: HTMLSelectElement;
   model: HTMLSelectElement;
   tier: HTMLElement;
+  /** This session's tokens and cost. */
+  usage: HTMLElement;
   historyButton: HTMLButtonElement;
   history: HTMLElement;
   historyList: HTMLElement;
+  historySearch: HTMLInputElement;
   transcript: HTMLElement;
   input: HTMLTextAreaElement;
   send: HTMLButtonElement;
@@ -21,6 +24,7 @@ export function buildLayout(app: HTMLElement): Layout {
   const agent = h('select', { id: 'agent', 'aria-label': 'Agent (switching starts a new session)', title: 'Agent' });
   const model = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
   const tier = h('span', { class: 'badge tier', hidden: true, role: 'status' });
+  const usage = h('span', { class: 'session-usage', hidden: true, 'data-kind': 'session-usage' });
   const historyButton = iconButton('history', 'Session history', 'toggle-history', { 'aria-expanded': 'false', 'aria-controls': 'history' });
   const header = h(
     'header',
@@ -29,11 +33,13 @@ export function buildLayout(app: HTMLElement): Layout {
     h('label', { class: 'picker' }, icon('sparkle'), model),
     tier,
     h('span', { class: 'spacer' }),
+    usage,
     iconButton('add', 'New session', 'new-session'),
     historyButton,
   );
   const historyList = h('ul', { class: 'history-list' });
-  const history = h('section', { id: 'history', class: 'history', hidden: true, 'aria-label': 'Session history' }, h('h2', {}, 'Sessions'), historyList);
+  const historySearch = h('input', { type: 'search', class: 'history-search', 'aria-label': 'Search sessions by title or agent', placeholder: 'Search sessions…' });
+  const history = h('section', { id: 'history', class: 'history', hidden: true, 'aria-label': 'Session history' }, h('h2', {}, 'Sessions'), historySearch, historyList);
   const transcript = h('main', { id: 'transcript', class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
   const input = h('textarea', { id: 'input', rows: '3', 'aria-label': 'Message (Enter sends, Shift+Enter adds a line, /agent NAME switches agent)', placeholder: 'Message… (Enter to send, Shift+Enter for a new line, /agent NAME to switch)' });
   const send = h('button', { type: 'button', class: 'primary', 'data-action': 'send', 'aria-label': 'Send', title: 'Send (Enter)' }, icon('send'), ' Send');
@@ -41,7 +47,7 @@ export function buildLayout(app: HTMLElement): Layout {
   const status = h('div', { class: 'sr-status', role: 'status', 'aria-live': 'polite' });
   const composer = h('footer', { class: 'composer' }, input, h('div', { class: 'composer-actions' }, stop, send), status);
   app.replaceChildren(header, history, transcript, composer);
-  return { agent, model, tier, historyButton, history, historyList, transcript, input, send, stop, status };
+  return { agent, model, tier, usage, historyButton, history, historyList, historySearch, transcript, input, send, stop, status };
 }
 
 export function fillAgents(select: HTMLSelectElement, agents: readonly AgentInfo[], current: string | null): void {
@@ -68,6 +74,10 @@ export function showState(layout: Layout, state: PanelState): void {
   layout.tier.textContent = state.tier ? `${state.project ?? 'project'}: ${state.tier.replace('_', ' ')}` : '';
   layout.tier.title = state.tier ? `The project ${state.project ?? ''} is at the ${state.tier} usage tier (spend against its cap)` : '';
   layout.tier.dataset.tier = state.tier ?? '';
+  const u = state.sessionUsage;
+  layout.usage.hidden = !u;
+  layout.usage.textContent = u ? `${(u.inputTokens + u.outputTokens).toLocaleString('en-US')} tokens${u.costUsd > 0 ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : ''}` : '';
+  layout.usage.title = u ? `This session: ${u.inputTokens} tokens in, ${u.outputTokens} out, ${u.calls} model calls${u.costUsd > 0 ? `, $${u.costUsd.toFixed(4)}` : ''} (this agent's own calls; a consulted agent's are in each turn's line)` : '';
   layout.send.hidden = state.busy;
   layout.stop.hidden = !state.busy;
   layout.agent.disabled = state.busy;
@@ -75,14 +85,25 @@ export function showState(layout: Layout, state: PanelState): void {
   layout.input.placeholder = state.agent ? `Message ${state.agent}… (Enter to send, Shift+Enter for a new line, /agent NAME to switch)` : 'No agent yet';
 }
 
-export function fillHistory(list: HTMLElement, sessions: readonly SessionSummary[], current: { agent: string | null; sessionId: string | null }): void {
+/** Sessions whose title, agent or id contains every word of `query` (case-insensitive). */
+export function matchSessions(sessions: readonly SessionSummary[], query: string): SessionSummary[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return [...sessions];
+  return sessions.filter((s) => {
+    const hay = `${s.title ?? ''} ${s.agent} ${s.id}${s.origin === 'heartbeat' ? ' heartbeat' : ''}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+export function fillHistory(list: HTMLElement, all: readonly SessionSummary[], current: { agent: string | null; sessionId: string | null }, query = ''): void {
+  const sessions = matchSessions(all, query);
   if (!sessions.length) {
-    list.replaceChildren(h('li', { class: 'empty' }, 'No sessions yet.'));
+    list.replaceChildren(h('li', { class: 'empty' }, all.length ? 'No session matches.' : 'No sessions yet.'));
     return;
   }
   list.replaceChildren(
     ...sessions.map((s) => {
-      const label = s.title ?? s.id;
+      const label = `${s.origin === 'heartbeat' ? 'Heartbeat: ' : ''}${s.title ?? s.id}`;
       const when = s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '';
       const data = { 'data-agent': s.agent, 'data-session': s.id };
       return h(

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { parseHostMessage, parseViewState, type HostMessage, type PanelState, type ViewState, type WebviewMessage } from '../protocol/messages.js';
+import { parseHostMessage, parseViewState, type HostMessage, type PanelState, type SessionSummary, type ViewState, type WebviewMessage } from '../protocol/messages.js';
 import { Frames } from './frames.js';
 import { buildLayout, fillAgents, fillHistory, fillModels, showState } from './layout.js';
 import { Transcript } from './transcript.js';
@@ -23,6 +23,9 @@ const frames = new Frames();
 const transcript = new Transcript(layout.transcript, frames);
 let view: ViewState = parseViewState(vscode.getState()) ?? { agent: null, sessionId: null, model: null, draft: '' };
 let state: PanelState | null = null;
+let sessions: SessionSummary[] = [];
+const showHistory = () => fillHistory(layout.historyList, sessions, { agent: state?.agent ?? null, sessionId: state?.sessionId ?? null }, layout.historySearch.value);
+layout.historySearch.addEventListener('input', showHistory);
 
 layout.input.value = view.draft ?? '';
 const post = (m: WebviewMessage) => vscode.postMessage(m);
@@ -55,7 +58,8 @@ function onHostMessage(msg: HostMessage): void {
       fillModels(layout.model, msg.models, state?.model ?? null);
       return;
     case 'sessions':
-      return fillHistory(layout.historyList, msg.sessions, { agent: state?.agent ?? null, sessionId: state?.sessionId ?? null });
+      sessions = msg.sessions;
+      return showHistory();
     case 'copied':
       layout.status.textContent = 'Copied to the clipboard';
       setTimeout(() => (layout.status.textContent = ''), 1500);
@@ -107,7 +111,10 @@ layout.model.addEventListener('change', () => post({ type: 'set_model', model: l
 function toggleHistory(open = layout.history.hidden): void {
   layout.history.hidden = !open;
   layout.historyButton.setAttribute('aria-expanded', String(open));
-  if (open) post({ type: 'list_sessions' });
+  if (open) {
+    post({ type: 'list_sessions' });
+    layout.historySearch.focus();
+  }
 }
 
 document.addEventListener('click', (e) => {
@@ -135,6 +142,9 @@ document.addEventListener('click', (e) => {
       if (text && !state?.busy) post({ type: 'send', text });
       return;
     }
+    case 'set-api-key':
+      if (target.dataset.key) post({ type: 'set_api_key', name: target.dataset.key });
+      return;
     case 'copy-code': {
       const code = target.parentElement?.querySelector('pre')?.textContent ?? '';
       return post({ type: 'copy', text: code });

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { ChatItem } from '../protocol/messages.js';
+import type { ChatItem, Usage } from '../protocol/messages.js';
 import type { TurnEvent, TurnEventOf } from '../protocol/turn-event.js';
 import { h, icon } from './dom.js';
 import type { Frames } from './frames.js';
@@ -14,6 +14,8 @@ class RunView {
   message: AssistantMessage | null = null;
   readonly cards = new Map<string, ToolCard>();
   readonly approvals = new Map<string, ToolCard>();
+  /** The turn's fatal error, said once by its turn_end (with Retry) instead of once per event. */
+  fatal: string | null = null;
 
   constructor(readonly el: HTMLElement, readonly agent: string) {}
 
@@ -79,10 +81,13 @@ export class Transcript {
         this.root.append(h('article', { class: 'msg user', 'aria-label': 'You said' }, h('div', { class: 'msg-author' }, icon('account'), ' You'), h('div', { class: 'msg-text' }, item.text)));
         return;
       case 'notice':
-        this.root.append(this.notice(item.level, item.text, item.retryText));
+        this.root.append(item.level === 'error' && item.retryText !== undefined ? this.failureFor(item.text, item.retryText) : this.notice(item.level, item.text, item.retryText));
         return;
       case 'event':
         return this.event(item.event);
+      case 'usage':
+        this.root.append(h('div', { class: 'turn-usage', 'data-kind': 'turn-usage', role: 'note', 'aria-label': `This turn: ${usageText(item.usage)}` }, icon('pulse'), ` This turn: ${usageText(item.usage)}`));
+        return;
     }
   }
 
@@ -159,16 +164,23 @@ export class Transcript {
       case 'slot_fallback':
         return void this.run(e.path).el.append(this.notice(e.outcome === 'builtin' ? 'info' : 'warning', fallbackText(e), undefined, 'slot-fallback'));
       case 'model_fallback':
-        return void this.run(e.path).el.append(this.notice('warning', `Model ${e.from} failed (${e.error})${e.to ? `; ${e.to} answers instead` : ''}.`));
+        // The last model of the chain failing ends the turn: its error is in the turn's failure.
+        if (!e.to) return;
+        return void this.run(e.path).el.append(this.notice('warning', `Model ${e.from} failed (${e.error}); ${e.to} answers instead.`));
       case 'compaction':
         return void this.run(e.path).el.append(this.notice('info', `The conversation was condensed (${e.before} → ${e.after} messages, by ${e.by}).`));
       case 'approval_followup':
         for (const item of e.items) this.run(e.path).el.append(this.notice(item.status === 'ran' ? 'info' : 'warning', `Parked ${item.tool} call ${item.status === 'ran' ? 'was approved and ran' : item.status}: ${item.content}`));
         return;
       case 'core':
+        if (e.event.type === 'core_sent' && !e.event.visible) return;
         return void this.run(e.path).el.append(this.notice(e.event.type === 'core_slot_failed' ? 'warning' : 'info', coreText(e.event)));
-      case 'error':
-        return void this.run(e.path).el.append(this.notice(e.recoverable ? 'warning' : 'error', e.message));
+      case 'error': {
+        const run = this.run(e.path);
+        // A fatal error of the top-level turn is said by its turn_end, once, with Retry.
+        if (!e.recoverable && e.path.length === 1) return void (run.fatal = e.message);
+        return void run.el.append(this.notice(e.recoverable ? 'warning' : 'error', e.message));
+      }
       case 'turn_end':
         return this.turnEnd(e);
     }
@@ -190,7 +202,7 @@ export class Transcript {
         where.append(this.notice('warning', 'Stopped: the turn was cancelled.', undefined, 'turn-cancelled'));
         break;
       case 'error':
-        where.append(this.notice('error', e.error ?? 'The turn failed.', this.lastUserText ?? undefined, 'turn-error'));
+        where.append(this.failure(e.error ?? run.fatal ?? 'The turn failed.'));
         break;
       case 'max_steps':
         where.append(this.notice('warning', `Stopped at the step limit (limits.max_steps).${e.error ? ` ${e.error}` : ''}`));
@@ -199,7 +211,28 @@ export class Transcript {
         where.append(this.notice('warning', `The loop guard stopped repeated tool calls.${e.error ? ` ${e.error}` : ''}`));
         break;
     }
+    if (run.fatal && e.status !== 'error' && e.status !== 'cancelled') where.append(this.failure(run.fatal));
+    run.fatal = null;
     if (e.switchTo) where.append(this.notice('info', `${e.agent} hands the conversation to ${e.switchTo}.`));
+  }
+
+  private failureFor(text: string, retryText: string): HTMLElement {
+    const saved = this.lastUserText;
+    this.lastUserText = retryText;
+    const el = this.failure(text);
+    this.lastUserText = saved;
+    return el;
+  }
+
+  /** A failed turn, said once, with Retry (and Set API Key… when a key is what is missing). */
+  private failure(text: string): HTMLElement {
+    const el = this.notice('error', text, this.lastUserText ?? undefined, 'turn-error');
+    const key = missingKeyName(text);
+    if (key) {
+      const button = h('button', { type: 'button', class: 'text-button', 'data-action': 'set-api-key', 'data-key': key, 'aria-label': `Set the API key ${key}` }, icon('key'), ' Set API Key…');
+      el.append(button);
+    }
+    return el;
   }
 
   private endMessage(run: RunView): void {
@@ -247,22 +280,56 @@ export class Transcript {
   }
 }
 
+/** "21 tokens (12 in, 9 out) · $0.0003 · 2 model calls". */
+export function usageText(u: Usage): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const cost = u.costUsd > 0 ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : ' · no cost recorded';
+  return `${n(u.inputTokens + u.outputTokens)} tokens (${n(u.inputTokens)} in, ${n(u.outputTokens)} out)${cost} · ${u.calls} model call${u.calls === 1 ? '' : 's'}`;
+}
+
+/** "no API key stored for OPENAI_API_KEY …" → the key's name, so the failure offers Set API Key…. */
+export function missingKeyName(text: string): string | null {
+  const m = /no API key stored for ([A-Za-z_][A-Za-z0-9_]{0,127})/.exec(text);
+  return m ? m[1]! : null;
+}
+
 function key(path: readonly string[]): string {
   return path.join('\u0000');
 }
 
-function decisionText(e: TurnEventOf<'approval_decided'>): string {
+/** What the person chose, in the words the approval dialog used. */
+const USER_DECISIONS: Record<string, string> = {
+  allow_once: 'Allowed once',
+  allow_task: 'Allowed for the rest of this task',
+  allow_session: 'Allowed for this session (these exact arguments)',
+  allow_session_risks: 'Allowed for this session (calls with no new risk)',
+  allow_session_any: 'Allowed for this session with any arguments',
+  always: 'Always allowed (calls with no new risk)',
+  always_any: 'Always allowed with any arguments',
+  bypass_session: 'Approvals bypassed for the rest of this session',
+};
+
+export function decisionText(e: Pick<TurnEventOf<'approval_decided'>, 'allowed' | 'by' | 'decision' | 'reason'>): string {
   const reason = e.reason && !e.allowed ? ` — ${e.reason}` : '';
   switch (e.by) {
-    case 'user': {
+    case 'user':
       if (!e.allowed) return `Denied by you${reason}`;
-      const how: Record<string, string> = { allow_once: 'Allowed once', allow_session: 'Allowed for this session', allow_session_any: 'Allowed for this session with any arguments', always: 'Always allowed' };
-      return `${how[e.decision ?? ''] ?? 'Allowed'} by you`;
-    }
+      return `${USER_DECISIONS[e.decision ?? ''] ?? 'Allowed'} by you`;
+    case 'free':
+      return 'Allowed: nothing in it needs asking';
     case 'auto_approve':
       return 'Allowed: pre-approved for this agent (auto_approve)';
     case 'session_grant':
       return 'Allowed: you allowed it earlier in this session';
+    case 'task_grant':
+      return 'Allowed: you allowed it for the rest of this task';
+    case 'bypass':
+      return 'Allowed without asking: you bypassed approvals for this session';
+    case 'catastrophic':
+      // The core's reason already says what was refused and why.
+      return e.reason ?? 'Refused: this is never run by an agent, whatever was approved';
+    case 'barrier_error':
+      return `Not run: the permission check failed${reason}`;
     case 'no_person':
       return `Not run: nobody was present to ask${reason}`;
     case 'prompt_failed':
@@ -297,5 +364,11 @@ function coreText(e: TurnEventOf<'core'>['event']): string {
       return `Agent core slot ${e.slotId} (${e.phase}, ${e.policy}) ${e.timedOut ? 'timed out' : 'failed'}: ${e.message}`;
     case 'core_restricted':
       return `Agent core restricted: ${e.reason}`;
+    case 'core_sent':
+      return `${e.slotId}: ${e.text}`;
+    case 'core_return_ignored':
+      return `Agent core slot ${e.slotId} (${e.phase}) returned a ${e.valueType}; return values are ignored`;
+    case 'core_task':
+      return `Child agent ${e.agent} (task ${e.taskId}): ${e.status}${e.error ? ` — ${e.error}` : ''}`;
   }
 }

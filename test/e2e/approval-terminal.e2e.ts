@@ -60,7 +60,10 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     await pickItem(page, agent);
     await waitForQuickInputClosed(page);
     await runCommand(page, 'Pepe: Open Chat');
-    // The chat panel opens for the active agent; the message is typed there as a person would.
+    // With several agents Open Chat asks which one, the active agent first.
+    await pickItem(page, agent);
+    await waitForQuickInputClosed(page);
+    // The message is typed in the agent's chat panel as a person would.
     const input = chatFrame(page).locator('#input');
     await input.waitFor({ state: 'visible', timeout: 60_000 });
     await waitFor(async () => ((await input.getAttribute('placeholder'))?.includes(agent) ? true : undefined), { timeoutMs: 30_000, what: `the chat panel for ${agent}` });

@@ -3,7 +3,7 @@
  * The walkthrough opens from the first-run sidebar; Add Model through the UI against a local
  * OpenAI-compatible server (loopback) ends in a streamed answer; a key stored with Set API Key…
  * is on the very next request, without a reload; Open Chat works for an agent on the default
- * model chain. One workbench for the file: the tests build on each other, like a person would.
+ * model chain; each turn shows its tokens, the header the session's. One workbench for the file: the tests build on each other, like a person would.
  * The pictures for the docs, in three themes, come from first-hour-screenshots.e2e.ts.
  */
 import * as assert from 'node:assert/strict';
@@ -37,7 +37,7 @@ function answer(n: number): Reply {
   };
 }
 
-describe('e2e: first hour (Add Model, keys, walkthrough, Open Chat)', function () {
+describe('e2e: first hour (Add Model, keys, walkthrough, Open Chat, tokens)', function () {
   let wb: Workbench | undefined;
   let page: Page;
   let home: string;
@@ -119,6 +119,15 @@ describe('e2e: first hour (Add Model, keys, walkthrough, Open Chat)', function (
     await send('hello');
     await waitFor(async () => /Streamed answer number \d+ from the local server\./.test(await transcript()) || undefined, { timeoutMs: 60_000, what: 'the streamed answer' });
     assert.ok(server.requests.slice(1).every((r) => r.headers.authorization === `Bearer ${FIRST_KEY}`));
+  });
+
+  it('tokens after a turn: the turn\'s line and the session\'s total, from the usage the server reported', async function () {
+    // The local server reports 12 prompt and 9 completion tokens per answer.
+    const line = chat().locator('.turn-usage').last();
+    await line.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(domText(await line.innerText()), /This turn: 21 tokens \(12 in, 9 out\).* 1 model call\b/);
+    const session = chat().locator('.session-usage');
+    await waitFor(async () => /^21 tokens/.test(domText(await session.innerText().catch(() => ''))) || undefined, { timeoutMs: 30_000, what: 'the session total in the header' });
   });
 
   it('Set API Key…: the very next request carries the new key, without a reload', async function () {

@@ -23,12 +23,43 @@ export async function waitForQuickInputClosed(page: Page, timeoutMs = 30_000): P
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: timeoutMs });
 }
 
-/** Types into the open input box and presses Enter. */
+/**
+ * Types into the open input box and presses Enter, then waits until that box has gone (closed, or
+ * the next step's box with another title or prompt is shown). Without the wait, the next answer
+ * could be typed into this same box before the workbench swaps it for the next one.
+ */
 export async function answerInput(page: Page, text: string, timeoutMs = 30_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget').first();
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  // The box in front of the person: its title, its kind (text or password) and what it holds.
+  const step = () =>
+    widget
+      .evaluate((el) => {
+        const box = el.querySelector<HTMLInputElement>('.quick-input-box input');
+        return { title: el.querySelector('.quick-input-title')?.textContent ?? '', type: box?.type ?? '', value: box?.value ?? '' };
+      })
+      .catch(() => null);
+  const before = await step();
   await input.fill(text);
   await page.keyboard.press('Enter');
+  await waitFor(
+    async () => {
+      if (!(await widget.isVisible())) return true;
+      const now = await step();
+      return !now || now.title !== before?.title || now.type !== before?.type || now.value !== text ? true : undefined;
+    },
+    { timeoutMs, what: `the input box answered "${text}" to move on` },
+  );
+}
+
+/** Expands (or collapses) a Pepe view's pane: Slots is collapsed on first run. */
+export async function expandView(page: Page, view: string, expanded = true, timeoutMs = 30_000): Promise<void> {
+  const header = page.locator(`.part.sidebar .pane-header[aria-label^="${view}"]`).first();
+  await header.waitFor({ state: 'visible', timeout: timeoutMs });
+  const want = String(expanded);
+  if ((await header.getAttribute('aria-expanded')) !== want) await header.click();
+  await waitFor(async () => ((await header.getAttribute('aria-expanded')) === want ? true : undefined), { timeoutMs, what: `the ${view} view ${expanded ? 'expanded' : 'collapsed'}` });
 }
 
 /** Accessible labels of the rows of a Pepe view ("Slots", "Routes", "Agents"). */

@@ -1,14 +1,15 @@
 /**
  * Acceptance (issue 6), in a real workbench: the Slots tree lists the seven built-in slots; Set
  * Slot… / Clear Slot… from the palette change the tree and config.json; `pepe slot set` in a
- * terminal shows up without a reload; the Routes tree shows routes added from the UI, never the
+ * terminal shows up without a reload; a plugin's fallback shows in the tree without a refresh; the
+ * Routes tree shows routes added from the UI, never the
  * reverse one, and removing one updates config.json.
  */
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { onTestFailure, openViewContainer, openWorkbench, repoRoot, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
-import { docScreenshot, makePepeHome, pickItem, treeRows, waitForQuickInputClosed, waitForTreeRow } from './pepe-ui';
+import { answerInput, docScreenshot, expandView, makePepeHome, pickItem, treeRows, waitForQuickInputClosed, waitForTreeRow } from './pepe-ui';
 
 const SLOTS = ['memory', 'web_search', 'sandbox', 'model_select', 'heartbeat_interval', 'compaction', 'harness'];
 
@@ -22,6 +23,11 @@ describe('e2e: slots and routes in the Pepe sidebar', function () {
     wb = await openWorkbench({ env: { PEPE_HOME: home } });
     await waitForWorkbench(wb.page);
     await openViewContainer(wb.page, 'Pepe');
+    // Slots is an advanced view, collapsed on first run; Agents and Routes make room for its rows
+    // (a tree renders only the rows in view).
+    await expandView(wb.page, 'Agents', false);
+    await expandView(wb.page, 'Routes', false);
+    await expandView(wb.page, 'Slots');
   });
   afterEach(function () {
     return onTestFailure(this, wb);
@@ -61,8 +67,29 @@ describe('e2e: slots and routes in the Pepe sidebar', function () {
     assert.equal(config().slots.memory, 'example_memory');
   });
 
+  it('a plugin that fails falls back, and the Slots tree shows it without a refresh', async function () {
+    const page = wb!.page;
+    writeFileSync(
+      path.join(home, 'plugins', 'broken_memory.mjs'),
+      "export function name() { return 'broken_memory'; }\nexport function slot() { return 'memory'; }\nexport function search() { throw new Error('broken on purpose'); }\n",
+    );
+    writeFileSync(path.join(home, 'config.json'), JSON.stringify({ ...config(), slots: { ...config().slots, memory: 'broken_memory' } }, null, 2) + '\n');
+    await waitForTreeRow(page, 'Slots', /^memory: broken_memory$/, 30_000);
+    // Test Slot… runs the slot as a turn would; nothing but the fallback itself refreshes the tree.
+    await runCommand(page, 'Pepe: Test Slot…');
+    await pickItem(page, 'memory');
+    await answerInput(page, 'anything');
+    await waitForTreeRow(page, 'Slots', /^memory: broken_memory · 1 fallback$/, 30_000);
+    // The result opens as a read-only view, not an unsaved document.
+    await waitFor(async () => ((await page.locator('.tabs-container .tab.active').getAttribute('aria-label')) ?? '').includes('Test Slot memory.json') || undefined, { timeoutMs: 30_000, what: 'the Test Slot view' });
+    await runCommand(page, 'View: Close All Editors');
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'closing the Test Slot view asked to save it');
+  });
+
   it('Routes: triage → billing, refunds added from the UI; the reverse never appears; removing updates config.json', async function () {
     const page = wb!.page;
+    await expandView(page, 'Slots', false);
+    await expandView(page, 'Routes');
     for (const to of ['billing', 'refunds']) {
       await runCommand(page, 'Pepe: Add Route…');
       await pickItem(page, 'triage');

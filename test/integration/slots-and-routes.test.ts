@@ -4,6 +4,8 @@
  * picked up by the trees without a reload.
  */
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, cli, extensionPath, readConfig, slotsTree, waitUntil, type Api } from './helpers';
@@ -48,6 +50,36 @@ describe('slots and routes through commands', function () {
     assert.equal(item.label, 'agent support');
     assert.equal(item.description, 'example_memory');
     await vscode.commands.executeCommand('pepe.agent.remove', { agent: 'support', force: true });
+  });
+
+  it('a fallback re-renders the Slots tree by itself, once per burst (no refresh, no config change)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pepe-broken-'));
+    const file = path.join(dir, 'broken_memory.mjs');
+    writeFileSync(file, "export function name() { return 'broken_memory'; }\nexport function slot() { return 'memory'; }\nexport function search() { throw new Error('broken on purpose'); }\n");
+    await vscode.commands.executeCommand('pepe.plugin.install', { path: file });
+    await vscode.commands.executeCommand('pepe.agent.add', { name: 'flaky', model: 'mock' });
+    await vscode.commands.executeCommand('pepe.slot.set', { slot: 'memory', plugin: 'broken_memory', agent: 'flaky' });
+    await new Promise((r) => setTimeout(r, 1500)); // the config watcher's own refreshes settle first
+    const fallbacks = async () => {
+      const top = await a.testing.trees.slots.getChildren();
+      const memory = top.find((n) => n.kind === 'slot' && n.slot === 'memory')!;
+      const child = (await a.testing.trees.slots.getChildren(memory)).find((n) => n.kind === 'slot' && n.agent === 'flaky')!;
+      return Number(/(\d+) fallbacks?/.exec(String(a.testing.trees.slots.getTreeItem(child).description))?.[1] ?? 0);
+    };
+    const before = await fallbacks();
+    let renders = 0;
+    const sub = a.testing.trees.slots.onDidChangeTreeData(() => renders++);
+    try {
+      await Promise.all([1, 2, 3].map(() => vscode.commands.executeCommand('pepe.slot.test', { slot: 'memory', agent: 'flaky', query: 'x' })));
+      await waitUntil(() => renders > 0, 'the Slots tree to re-render after the fallbacks', 5000);
+      await new Promise((r) => setTimeout(r, 600));
+      assert.ok(renders >= 1 && renders <= 2, `the tree re-rendered ${renders} times for one burst of 3 fallbacks`);
+      assert.equal(await fallbacks(), before + 3);
+    } finally {
+      sub.dispose();
+      await vscode.commands.executeCommand('pepe.agent.remove', { agent: 'flaky', force: true });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bad arguments are refused with a message naming the field', async () => {

@@ -3,6 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import type { AgentConfig } from '../../core/config/schema.js';
 import { json, table } from '../format.js';
 import { parseList, type CliContext } from '../context.js';
+import { loadCliCore } from '../core-loader.js';
 
 function parseSlots(value: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -12,6 +13,18 @@ function parseSlots(value: string): Record<string, string> {
     out[slot] = plugin;
   }
   return out;
+}
+
+/** The core folder as an absolute path, after checking it (without running its modules); a broken core is refused. */
+async function checkedCore(dir: string): Promise<string> {
+  const { resolve } = await import('node:path');
+  const { checkCore, formatProblem } = await loadCliCore();
+  const abs = resolve(dir);
+  const problems = checkCore(abs, { loadModules: false });
+  if (problems.length) {
+    throw new UsageError(`the agent core at ${dir} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was changed:\n${problems.map((p) => `  ${formatProblem(p, process.cwd())}`).join('\n')}`);
+  }
+  return abs;
 }
 
 export function registerAgentCommands(program: Command, ctx: CliContext): void {
@@ -26,9 +39,11 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .option('--can-message <list>', 'comma-separated agents it may message (directed routes)', parseList)
     .option('--slots <list>', 'slot overrides, e.g. memory:example_memory,compaction:tail_only_compaction', parseSlots)
     .option('--project <name>', 'project it belongs to')
-    .action(async (name: string, opts: { model?: string; tools?: string[]; canMessage?: string[]; slots?: Record<string, string>; project?: string }) => {
+    .option('--core <dir>', 'attach an agent core (a folder made with pepe init); it is checked first')
+    .action(async (name: string, opts: { model?: string; tools?: string[]; canMessage?: string[]; slots?: Record<string, string>; project?: string; core?: string }) => {
       const pepe = await ctx.pepe();
       const config: AgentConfig = {};
+      if (opts.core) config.core = await checkedCore(opts.core);
       if (opts.model) config.model = opts.model;
       if (opts.tools) config.tools = opts.tools;
       if (opts.canMessage) config.can_message = opts.canMessage;

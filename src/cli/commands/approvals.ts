@@ -21,13 +21,19 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
 
   approvals
     .command('approve')
-    .description('approve a parked call; it runs in the agent\'s next turn of that session')
+    .description("approve a parked call and run it now, in its session and directory; the agent is told at its next turn")
     .argument('<id>', 'the id, or a unique prefix')
     .option('--always', "also add the tool, for the risks shown with this call (e.g. bash:network), to the agent's auto_approve")
     .action(async (id: string, opts: { always?: boolean }) => {
       const pepe = await ctx.pepe();
-      const a = await pepe.pending.approve(id, { always: !!opts.always });
-      ctx.out(`approved ${a.id} (${a.agent}: ${visibleLine(a.tool)}); it runs when ${a.agent} next takes a turn${a.sessionId ? ` in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})` : ''}`);
+      const outcome = await pepe.approveNow(id, { always: !!opts.always });
+      const a = outcome.call;
+      const how = outcome.ran ? (outcome.isError ? 'it ran and failed' : 'it ran') : 'it was not run';
+      ctx.out(`approved ${a.id} (${a.agent}: ${visibleLine(a.tool)}); ${how}:`);
+      // The result is model-influenced text: shown inert, never as terminal control sequences.
+      ctx.out(outcome.content.split('\n').map((l) => `  ${visibleLine(l)}`).join('\n'));
+      if (a.sessionId) ctx.out(`${a.agent} is told at its next turn in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})`);
+      if (outcome.ran && outcome.isError) process.exitCode = 1;
     });
 
   approvals

@@ -23,9 +23,10 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       const lines = rl[Symbol.asyncIterator]();
       const person = !!process.stdin.isTTY;
       const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd() });
-      if (!pepe.config.agents?.[first]) throw new UsageError(`unknown agent "${first}"; see pepe agent list`);
+      const canonical = pepe.switchTarget({ agent: first, switchTo: first }).agent;
+      if (!canonical) throw new UsageError(`unknown agent "${first}"; see pepe agent list`);
       const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
-      let agent = first;
+      let agent = canonical;
       let sessionId = opts.session;
       let turn: AbortController | null = null;
       // Ctrl+C during a turn cancels the turn; at the prompt it ends the chat.
@@ -34,6 +35,18 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
         else rl.close();
       });
       process.on('SIGINT', () => turn?.abort());
+      // A broken config.json keeps the last good configuration for the next turn, and says so once.
+      let lastProblem = '';
+      const reload = async () => {
+        try {
+          await pepe.reload();
+          lastProblem = '';
+        } catch (e) {
+          const problem = errorMessage(e);
+          if (problem !== lastProblem) process.stderr.write(`pepe: ${problem}; keeping the configuration from before\n`);
+          lastProblem = problem;
+        }
+      };
       ctx.out(`chatting with ${agent}. ${HELP}`);
       for (;;) {
         process.stdout.write(`${agent}> `);
@@ -51,11 +64,14 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           ctx.out(input.usage);
           continue;
         }
+        // The configuration as it is now: agents, routes and slots edited meanwhile apply from this turn.
+        await reload();
         if (input.kind === 'agent') {
           // Spec 6.3: the user asked, so no barrier; the new agent starts a fresh session.
-          if (!pepe.config.agents?.[input.name]) ctx.out(`no agent "${input.name}"`);
+          const target = pepe.switchTarget({ agent, switchTo: input.name }).agent;
+          if (!target) ctx.out(`no agent "${input.name}"`);
           else {
-            agent = input.name;
+            agent = target;
             sessionId = undefined;
             ctx.out(`(now talking with ${agent}, new session)`);
           }
@@ -69,9 +85,14 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           if (result.status === 'cancelled') ctx.out('(stopped)');
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           if (result.switchTo) {
-            agent = result.switchTo;
-            sessionId = undefined;
-            ctx.out(`(the conversation is handed to ${agent}; new session)`);
+            // The target may have been removed while the turn ran: then the conversation stays here.
+            await reload();
+            const next = pepe.switchTarget(result);
+            if (next.agent) {
+              agent = next.agent;
+              sessionId = undefined;
+              ctx.out(`(the conversation is handed to ${agent}; new session)`);
+            } else ctx.out(`(${next.notice})`);
           }
         } catch (e) {
           process.stderr.write(`pepe: ${errorMessage(e)}\n`);

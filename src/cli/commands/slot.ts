@@ -19,17 +19,18 @@ export function registerSlotCommands(program: Command, ctx: CliContext): void {
       ctx.out(
         table(
           ['SLOT', 'OCCUPANT', 'CONFIGURED', 'SCOPE', 'STATUS', 'FALLBACKS'],
-          rows.map((r) => [r.slot, r.occupant, r.configured, r.scope, r.status === 'default-instead' ? 'using the default instead' : r.status, r.fallbacks.count]),
+          rows.map((r) => [r.slot, r.occupant, r.configured, r.scope, r.status === 'default-instead' ? 'using the default instead' : r.status, r.fallbacks.count ? `${r.fallbacks.count}${r.fallbacks.recovered ? ' (recovered)' : ''}` : 0]),
         ),
       );
       for (const r of rows) {
+        if (r.uses) ctx.out(`  ${r.slot}: the built-in uses ${r.uses}`);
         if (r.status === 'unconfined') ctx.out(`  ${r.slot}: unconfined (every command is asked first): ${r.reason}`);
         else if (r.reason) ctx.out(`  ${r.slot}: using the default instead: ${r.reason}`);
-        else if (r.fallbacks.count) ctx.out(`  ${r.slot}: ${r.fallbacks.count} fallback(s), last: ${r.fallbacks.lastReason}`);
+        else if (r.fallbacks.count) ctx.out(`  ${r.slot}: ${r.fallbacks.count} fallback(s), last: ${r.fallbacks.lastReason}${r.fallbacks.recovered ? `; recovered (answered cleanly at ${r.fallbacks.recoveredAt})` : ''}`);
       }
     });
 
-  scopeOptions(slot.command('set').description('pin a slot to an installed plugin, by its name()').argument('<slot>').argument('<plugin>')).action(
+  scopeOptions(slot.command('set').description('pin a slot to an installed plugin, by its name(), or to "default" (the built-in)').argument('<slot>').argument('<plugin>')).action(
     async (slotName: string, plugin: string, opts: { agent?: string; project?: string }) => {
       const pepe = await ctx.pepe();
       await pepe.slotSet(slotName, plugin, opts);

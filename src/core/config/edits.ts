@@ -72,6 +72,7 @@ export function addAgent(raw: Raw, name: string, agent: AgentConfig): void {
   if (agentExists(raw, name)) throw new UsageError(`agent "${name}" already exists; remove it first or edit config.json`);
   for (const target of agent.can_message ?? []) {
     if (target !== name && !agentExists(raw, target)) throw new UsageError(`cannot route ${name} → ${target}: there is no agent "${target}"; add it first`);
+    if (target !== name) assertSameProjectOrOpened(raw, name, target, agent.project ?? null);
   }
   if (agent.project) assertName('project', agent.project);
   objectAt(raw, 'agents')[name] = agent;
@@ -93,11 +94,32 @@ export function removeAgent(raw: Raw, name: string): { routesRemoved: string[] }
   return { routesRemoved };
 }
 
+/** Project of an agent in the raw document (null: in no project). */
+function projectIn(raw: Raw, agent: string): string | null {
+  const p = ((raw.agents as Raw | undefined)?.[agent] as Raw | undefined)?.project;
+  return typeof p === 'string' ? p : null;
+}
+
+/**
+ * A route between agents of different projects (no project is outside every project) needs the
+ * sender's project to list the other in `can_message_projects`: refused here, not written.
+ */
+function assertSameProjectOrOpened(raw: Raw, from: string, to: string, fromProject = projectIn(raw, from)): void {
+  const toProject = projectIn(raw, to);
+  if (fromProject === toProject) return;
+  const opened = fromProject !== null && toProject !== null && ((((raw.projects as Raw | undefined)?.[fromProject] as Raw | undefined)?.can_message_projects as unknown[] | undefined) ?? []).includes(toProject);
+  if (opened) return;
+  const where = (p: string | null) => (p === null ? 'no project' : `project ${p}`);
+  const fix = fromProject !== null && toProject !== null ? `; to allow it, add "${toProject}" to projects.${fromProject}.can_message_projects` : '; put both agents in projects first';
+  throw new UsageError(`cannot route ${from} → ${to}: they are in different projects (${where(fromProject)}, ${where(toProject)})${fix}`);
+}
+
 /** Spec 6.1/6.4: allow `from → to`. Directed: nothing opens the other way. Returns false if it existed. */
 export function addRoute(raw: Raw, from: string, to: string): boolean {
   if (!agentExists(raw, from)) throw new UsageError(`unknown agent "${from}"; add it first with: pepe agent add ${from}`);
   if (!agentExists(raw, to)) throw new UsageError(`cannot route ${from} → ${to}: there is no agent "${to}"`);
   if (from === to) throw new UsageError(`an agent cannot route to itself (${from})`);
+  assertSameProjectOrOpened(raw, from, to);
   const agent = objectAt(raw, 'agents', from);
   const list = Array.isArray(agent.can_message) ? (agent.can_message as string[]) : [];
   if (list.includes(to)) return false;

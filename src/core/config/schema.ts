@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentMcpSelection, McpServerConfig, McpServerName } from '../mcp/config.js';
 import { SLOT_NAMES } from './slot-names.js';
 
 /**
@@ -34,11 +35,15 @@ export const AgentConfig = z.looseObject({
   trust_untrusted_content: z.boolean().optional(),
   heartbeat: HeartbeatConfig.optional(),
   core: z.string().min(1).optional(),
+  /** MCP servers (every tool) or tools (`mcp__<server>__<tool>`) this agent may use. */
+  mcp: AgentMcpSelection.optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
 export const ProjectConfig = z.looseObject({
   default_slots: SlotOverrides.optional(),
+  /** Projects whose agents this project's agents may message (directed; routes are still needed). */
+  can_message_projects: z.array(name('project')).optional(),
   spend_cap_usd: z.number().nonnegative().optional(),
   tier_thresholds: z
     .looseObject({
@@ -89,5 +94,12 @@ export const PepeConfig = z.looseObject({
     })
     .optional(),
   slot_deadlines_ms: z.partialRecord(SlotName, z.number().int().positive()).optional(),
+  permissions: z
+    .looseObject({
+      /** An approval prompt unanswered this long is given up: the call is parked, neither allowed nor denied. */
+      prompt_timeout_seconds: z.number().positive().max(86_400).optional(),
+    })
+    .optional(),
+  mcp_servers: z.record(McpServerName, McpServerConfig).optional(),
 });
 export type PepeConfig = z.infer<typeof PepeConfig>;

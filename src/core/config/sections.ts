@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { describeIssue, jsonPath } from './problems.js';
 
 /** Sections that are maps of named entries: a problem costs one entry's field, not the whole map. */
-const MAPS = new Set(['agents', 'projects', 'models']);
+const MAPS = new Set(['agents', 'projects', 'models', 'mcp_servers']);
 
 /**
  * The part of config.json a validation problem belongs to, as a path into the raw document:

@@ -13,6 +13,7 @@ export const AgentCallOptions = z
     outputSlots: SlotList,
     tools: z.union([z.literal('all'), z.literal('none'), z.array(z.string().min(1))]).optional(),
     useBootstrap: z.boolean().optional(),
+    context: z.union([z.string(), z.array(z.string())]).nullable().optional(),
   })
   .optional();
 
@@ -38,7 +39,9 @@ export function childRequest(agent: unknown, text: unknown, options: unknown, ca
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'options';
-    throw new TypeError(`ctx.agents options: ${where}: ${issue?.message ?? 'invalid'} (inputSlots/outputSlots: 'all', a list of slot ids or null; tools: 'all', 'none' or a list; useBootstrap: boolean)`);
+    throw new TypeError(
+      `ctx.agents options: ${where}: ${issue?.message ?? 'invalid'} (inputSlots/outputSlots: 'all', a list of slot ids or null; tools: 'all', 'none' or a list; useBootstrap: boolean; context: a string or a list of strings)`,
+    );
   }
   const o = parsed.data ?? {};
   return {
@@ -48,6 +51,7 @@ export function childRequest(agent: unknown, text: unknown, options: unknown, ca
     output: pipelineSelection(o.outputSlots),
     tools: toolSelection(o.tools),
     useBootstrap: o.useBootstrap ?? false,
+    context: (typeof o.context === 'string' ? [o.context] : (o.context ?? [])).filter((t) => t.trim() !== ''),
     caller,
   };
 }
@@ -55,7 +59,7 @@ export function childRequest(agent: unknown, text: unknown, options: unknown, ca
 export interface SelectedPipeline {
   pipeline: PhasePipeline;
   slots: Map<string, LoadedSlot>;
-  /** Ids a list asked for that the core's pipeline does not have (they are skipped). */
+  /** Ids a list asked for that the core's pipeline does not have (the run refuses them). */
   missing: string[];
 }
 

@@ -1,13 +1,16 @@
 import type { Message } from '../messages.js';
-import { grants } from './capabilities.js';
+import { capabilityAdvice, grants } from './capabilities.js';
 import { childRequest } from './child-options.js';
 import type { CoreHost, SlotRef } from './host.js';
+import type { ContextItem, SentText } from './items.js';
 import type { LoadedSlot } from './loaded-core.js';
 import { HISTORY_POLICIES, PLACEMENTS, type HistoryPolicy, type Placement } from './manifest.js';
-import { isRuntimeRecord } from './history-policy.js';
+import { isModelHidden, isRuntimeRecord, CORE_SLOT_FIELD } from './history-policy.js';
+import { mergeResult, strictJson } from './json-values.js';
 import type { ScopeState } from './state.js';
 import { jsonCopy } from './state.js';
 import type {
+  Attachment,
   BootstrapContext,
   CapabilityClient,
   HistoryMessage,
@@ -19,23 +22,7 @@ import type {
   TurnInfo,
 } from './sdk-types.js';
 
-/** Context a slot added to the prompt (input phase). */
-export interface ContextItem {
-  role: 'system' | 'user';
-  text: string;
-  slotId: string;
-  placement: Placement;
-  historyPolicy: HistoryPolicy;
-}
-
-/** Text an output slot sent. */
-export interface SentText {
-  text: string;
-  slotId: string;
-  historyPolicy: HistoryPolicy;
-  /** Shown to the user; false = only recorded per historyPolicy. */
-  visible: boolean;
-}
+export type { ContextItem, SentText };
 
 /** What one slot did that only counts if it succeeds (it is discarded when the slot fails). */
 export interface SlotEffects {
@@ -48,11 +35,15 @@ export interface SlotEffects {
 
 export const noEffects = (): SlotEffects => ({ bootstrap: [], context: [], sent: [], result: null, skills: [] });
 
-/** A slot asked for a capability its slot.yaml does not declare. */
+/** The capabilities a slot holds: its slot.yaml's, plus the core's agent.yaml grants for it. */
+export const slotGrants = (slot: LoadedSlot): readonly string[] => slot.grants ?? slot.manifest.capabilities;
+
+/** A slot asked for a capability it was not granted. */
 export class CapabilityError extends Error {
-  constructor(readonly slot: LoadedSlot, readonly capability: string) {
+  /** `narrower`: a capability that would do too (a grant for one state key). */
+  constructor(readonly slot: LoadedSlot, readonly capability: string, narrower?: string) {
     super(
-      `${slot.phase} slot "${slot.id}" needs the capability "${capability}": add it to "capabilities:" in ${slot.manifestFile}`,
+      `${slot.phase} slot "${slot.id}" needs the capability "${capability}"${narrower ? ` (or "${narrower}" for this key only)` : ''}: ${capabilityAdvice(capability, slot.manifestFile)}`,
     );
     this.name = 'CapabilityError';
   }
@@ -66,6 +57,12 @@ export class SlotRuleError extends Error {
   }
 }
 
+/** Live output (progress, notices, input deliveries): shown as it happens, never history. */
+export interface LiveChannel {
+  progress: (text: string) => void;
+  notice: (text: string) => void;
+}
+
 export interface SlotEnv {
   host: CoreHost;
   slot: LoadedSlot;
@@ -74,6 +71,8 @@ export interface SlotEnv {
   /** Throws once the slot has been stopped (timeout, cancellation) or has returned. */
   assertAlive: () => void;
   effects: SlotEffects;
+  core: { revision: string; skills: Record<string, string> };
+  live: LiveChannel;
 }
 
 export interface TurnEnv {
@@ -82,17 +81,18 @@ export interface TurnEnv {
   state: { session: ScopeState; core: ScopeState };
   /** The turn's result as committed by earlier slots. */
   result: () => JsonValue | null;
+  attachments: readonly Attachment[];
 }
 
 function capabilityClient(env: SlotEnv): CapabilityClient {
   return {
     can: (cap) => {
       env.assertAlive();
-      return typeof cap === 'string' && grants(env.slot.manifest.capabilities, cap);
+      return typeof cap === 'string' && grants(slotGrants(env.slot), cap);
     },
     require: (cap) => {
       env.assertAlive();
-      if (typeof cap !== 'string' || !grants(env.slot.manifest.capabilities, cap)) throw new CapabilityError(env.slot, String(cap));
+      if (typeof cap !== 'string' || !grants(slotGrants(env.slot), cap)) throw new CapabilityError(env.slot, String(cap));
     },
   };
 }
@@ -101,7 +101,10 @@ function base(env: SlotEnv) {
   return {
     sessionId: env.host.sessionId,
     slotId: env.slot.id,
-    slotPath: env.slot.dir,
+    slotPath: env.slot.slotPath ?? env.slot.dir,
+    slotDir: env.slot.dir,
+    coreId: env.host.agent,
+    coreRevision: env.core.revision,
     phase: env.slot.phase,
     group: env.group,
     workspace: env.host.workspace,
@@ -112,7 +115,7 @@ function base(env: SlotEnv) {
 
 function need(env: SlotEnv, cap: string): void {
   env.assertAlive();
-  if (!grants(env.slot.manifest.capabilities, cap)) throw new CapabilityError(env.slot, cap);
+  if (!grants(slotGrants(env.slot), cap)) throw new CapabilityError(env.slot, cap);
 }
 
 function unavailable(target: object, names: string[], why: string): void {
@@ -131,6 +134,9 @@ function text(value: unknown, what: string): string {
   return value;
 }
 
+/** Empty or blank text is ignored everywhere (as upstream): nothing is added, nothing is shown. */
+const blank = (t: string) => t.trim() === '';
+
 export function bootstrapContext(env: SlotEnv): BootstrapContext {
   const ctx = {
     ...base(env),
@@ -138,7 +144,8 @@ export function bootstrapContext(env: SlotEnv): BootstrapContext {
     bootstrap: {
       add: (t: string) => {
         env.assertAlive();
-        env.effects.bootstrap.push(text(t, 'ctx.bootstrap.add'));
+        const s = text(t, 'ctx.bootstrap.add');
+        if (!blank(s)) env.effects.bootstrap.push(s);
       },
     },
   };
@@ -146,18 +153,38 @@ export function bootstrapContext(env: SlotEnv): BootstrapContext {
   return ctx;
 }
 
+/** A transcript message as a slot sees it: no runtime fields, its metadata in SDK names. */
+function summary(m: Message): HistoryMessage {
+  const raw = m as Record<string, unknown>;
+  const out: HistoryMessage = { role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content), modelVisible: !isModelHidden(m) };
+  if (m.role === 'tool') {
+    out.name = m.name;
+    if (typeof raw.tool_call_id === 'string') out.toolCallId = raw.tool_call_id;
+  }
+  if (typeof raw.turnId === 'string') out.turnId = raw.turnId;
+  if (typeof raw[CORE_SLOT_FIELD] === 'string') out.slotId = raw[CORE_SLOT_FIELD] as string;
+  return out;
+}
+
 function turnClients(env: SlotEnv, turnEnv: TurnEnv) {
   const ref: SlotRef = { phase: env.slot.phase, slotId: env.slot.id };
-  const stateCheck = (scope: 'session' | 'core') => (write: boolean) => need(env, `state.${scope}.${write ? 'write' : 'read'}`);
+  const stateCheck = (scope: 'session' | 'core') => (write: boolean, key?: string) => {
+    env.assertAlive();
+    const generic = `state.${scope}.${write ? 'write' : 'read'}`;
+    const wanted = key === undefined ? generic : `${generic}:${key}`;
+    if (!grants(slotGrants(env.slot), wanted)) throw new CapabilityError(env.slot, generic, key === undefined ? undefined : wanted);
+  };
   return {
     turn: structuredClone(turnEnv.turn),
     history: {
+      // Reading the session's own history needs no capability (as upstream).
       recentMessages: (limit = 20, options?: { roles?: HistoryMessage['role'][] }): HistoryMessage[] => {
-        need(env, 'history.read');
-        if (!Number.isInteger(limit) || limit < 0) throw new TypeError('ctx.history.recentMessages: limit must be a whole number ≥ 0');
-        const roles = options?.roles;
-        const picked = turnEnv.history.filter((m) => !isRuntimeRecord(m) && (!roles || roles.includes(m.role)));
-        return (limit === 0 ? [] : picked.slice(-limit)).map((m) => ({ role: m.role, content: m.content, ...(m.role === 'tool' ? { name: m.name } : {}) }));
+        env.assertAlive();
+        if (typeof limit !== 'number' || Number.isNaN(limit)) throw new TypeError('ctx.history.recentMessages: limit must be a number');
+        if (limit <= 0) return [];
+        const roles = options?.roles ?? ['user', 'assistant', 'tool'];
+        const picked = turnEnv.history.filter((m) => !isRuntimeRecord(m) && roles.includes(m.role));
+        return picked.slice(-Math.floor(limit)).map(summary);
       },
     },
     state: {
@@ -200,8 +227,25 @@ function turnClients(env: SlotEnv, turnEnv: TurnEnv) {
         if (env.group === 'parallel') {
           throw new SlotRuleError(`parallel output slot "${env.slot.id}" cannot change the result (ctx.result.set); move it to output.serial in pipelines.yaml`);
         }
-        env.effects.result = { value: jsonCopy(value ?? null, 'ctx.result.set') };
+        const checked = strictJson(value === undefined ? null : value, 'ctx.result.set');
+        const current = env.effects.result ? env.effects.result.value : turnEnv.result();
+        env.effects.result = { value: mergeResult(current, checked) };
       },
+    },
+  };
+}
+
+function liveClients(env: SlotEnv, phase: 'input' | 'output') {
+  return {
+    progress: (t: string) => {
+      env.assertAlive();
+      const s = text(t, `ctx.${phase}.progress`);
+      if (!blank(s)) env.live.progress(s);
+    },
+    notice: (t: string) => {
+      env.assertAlive();
+      const s = text(t, `ctx.${phase}.notice`);
+      if (!blank(s)) env.live.notice(s);
     },
   };
 }
@@ -214,6 +258,7 @@ export function inputContext(env: SlotEnv, turnEnv: TurnEnv, rawText: string): I
     ...turnClients(env, turnEnv),
     input: {
       rawText,
+      attachments: structuredClone(turnEnv.attachments),
       addContext: (t: string, options?: { role?: unknown; placement?: unknown; historyPolicy?: unknown }) => {
         env.assertAlive();
         if (parallel) {
@@ -223,19 +268,37 @@ export function inputContext(env: SlotEnv, turnEnv: TurnEnv, rawText: string): I
         if (role !== 'system' && role !== 'user') throw new TypeError(`ctx.input.addContext: role must be 'system' or 'user', got ${JSON.stringify(role)}`);
         const placement = options?.placement ?? env.slot.manifest.default_placement;
         if (!(PLACEMENTS as readonly unknown[]).includes(placement)) throw new TypeError(`ctx.input.addContext: placement must be one of ${PLACEMENTS.join(', ')}`);
-        const historyPolicy = options?.historyPolicy ?? env.slot.manifest.history_policy;
+        // System context is for this turn unless asked otherwise (as upstream): a per-turn hint
+        // written to history would repeat in every later prompt.
+        const historyPolicy = options?.historyPolicy ?? (role === 'system' ? 'transient' : env.slot.manifest.history_policy);
         if (!(HISTORY_POLICIES as readonly unknown[]).includes(historyPolicy)) throw new TypeError(`ctx.input.addContext: historyPolicy must be one of ${HISTORY_POLICIES.join(', ')}`);
-        env.effects.context.push({ role, text: text(t, 'ctx.input.addContext'), slotId: env.slot.id, placement: placement as Placement, historyPolicy: historyPolicy as HistoryPolicy });
+        const s = text(t, 'ctx.input.addContext');
+        if (blank(s)) return;
+        env.effects.context.push({ role, text: s, slotId: env.slot.id, placement: placement as Placement, historyPolicy: historyPolicy as HistoryPolicy });
       },
+      sendText: (t: string, options?: { visible?: unknown; historyPolicy?: unknown }) => {
+        env.assertAlive();
+        const policy = options?.historyPolicy ?? 'transient';
+        if (policy !== 'transient') {
+          throw new SlotRuleError(`ctx.input.sendText: input slots send transient text only (the answer is not there yet to place it in history); got historyPolicy ${JSON.stringify(policy)}`);
+        }
+        const visible = options?.visible ?? true;
+        if (typeof visible !== 'boolean') throw new TypeError('ctx.input.sendText: visible must be true or false');
+        const s = text(t, 'ctx.input.sendText');
+        if (!blank(s)) env.effects.sent.push({ text: s, slotId: env.slot.id, historyPolicy: 'transient', visible });
+      },
+      ...liveClients(env, 'input'),
     },
     skills: {
       activate: async (name: string) => {
         text(name, 'ctx.skills.activate');
         need(env, `skill.activate:${name}`);
         if (parallel) throw new SlotRuleError(`parallel input slot "${env.slot.id}" cannot change the prompt (ctx.skills.activate); move it to input.serial in pipelines.yaml`);
-        await env.host.activateSkill(name, { phase: env.slot.phase, slotId: env.slot.id });
+        const known = await env.host.activateSkill(name, { phase: env.slot.phase, slotId: env.slot.id }, env.core.skills[name]);
         env.assertAlive();
-        env.effects.skills.push(name);
+        // An unknown skill is ignored after the request is recorded (as upstream), with a notice.
+        if (known === false) env.live.notice(`skill "${name}" is unknown (not in the core's agent/skills/ nor Pepe's); ignored`);
+        else env.effects.skills.push(name);
       },
     },
   };
@@ -243,7 +306,7 @@ export function inputContext(env: SlotEnv, turnEnv: TurnEnv, rawText: string): I
   return ctx;
 }
 
-export function outputContext(env: SlotEnv, turnEnv: TurnEnv, responseText: string, live: { progress: (t: string) => void; notice: (t: string) => void }): OutputContext {
+export function outputContext(env: SlotEnv, turnEnv: TurnEnv, responseText: string): OutputContext {
   const parallel = env.group === 'parallel';
   const ctx = {
     ...base(env),
@@ -262,16 +325,10 @@ export function outputContext(env: SlotEnv, turnEnv: TurnEnv, responseText: stri
         }
         const visible = options?.visible ?? true;
         if (typeof visible !== 'boolean') throw new TypeError('ctx.output.sendText: visible must be true or false');
-        env.effects.sent.push({ text: text(t, 'ctx.output.sendText'), slotId: env.slot.id, historyPolicy: historyPolicy as HistoryPolicy, visible });
+        const s = text(t, 'ctx.output.sendText');
+        if (!blank(s)) env.effects.sent.push({ text: s, slotId: env.slot.id, historyPolicy: historyPolicy as HistoryPolicy, visible });
       },
-      progress: (t: string) => {
-        env.assertAlive();
-        live.progress(text(t, 'ctx.output.progress'));
-      },
-      notice: (t: string) => {
-        env.assertAlive();
-        live.notice(text(t, 'ctx.output.notice'));
-      },
+      ...liveClients(env, 'output'),
     },
   };
   unavailable(ctx, ['input', 'skills', 'bootstrap'], 'to output slots');

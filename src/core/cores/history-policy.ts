@@ -1,6 +1,6 @@
 import type { Message } from '../messages.js';
 import type { HistoryPolicy } from './manifest.js';
-import type { ContextItem, SentText } from './context.js';
+import type { ContextItem, SentText } from './items.js';
 
 /**
  * How the runtime keeps what pipeline slots produce (spec 7, `history_policy`):

@@ -1,5 +1,5 @@
 /** Agent cores (spec 7): authored bootstrap/input/output pipeline slots. */
-export { checkCore, loadCore, coreStamp, DEFAULT_SURFACE_ROOT, UNTRUSTED_REASON, type CheckOptions, type LoadOptions } from './load-core.js';
+export { checkCore, checkCoreReport, loadCore, coreStamp, DEFAULT_SURFACE_ROOT, UNTRUSTED_REASON, type CheckOptions, type LoadOptions } from './load-core.js';
 export type { LoadedCore, LoadedSlot } from './loaded-core.js';
 export { CoreLoadError, formatProblem, type Problem } from './problems.js';
 export {
@@ -20,6 +20,7 @@ export {
 } from './runner.js';
 export type { CoreHost, CoreEvent, ChildAgentRequest, PipelineSelection, ToolSelection, SlotRef, StateScope } from './host.js';
 export { CapabilityError, SlotRuleError, type ContextItem, type SentText } from './context.js';
+export { strictJson, mergeResult } from './json-values.js';
 export { childRequest, selectPipeline, pipelineSelection, toolSelection } from './child-options.js';
 export {
   composePrompt,
@@ -46,4 +47,6 @@ export type * as Sdk from './sdk-types.js';
 /** Per-file checks without running anything (for editors: the Problems panel as you type). */
 export { parseManifest, MANIFEST_FIELDS, PLACEMENTS, HISTORY_POLICIES, FAILURE_POLICIES } from './manifest.js';
 export { parsePipelines, PHASES, GROUPS } from './pipelines.js';
-export { capabilityProblem, grants, PLAIN_CAPABILITIES, NAMED_CAPABILITIES } from './capabilities.js';
+export { capabilityProblem, capabilityAdvice, suggestCapability, grants, PLAIN_CAPABILITIES, NAMED_CAPABILITIES } from './capabilities.js';
+export { parseCoreGrants, type CoreGrants } from './core-grants.js';
+export { checkAgentCores, type AgentCoreCheck } from './check-agents.js';

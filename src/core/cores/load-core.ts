@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { restrictedCore } from './base-slots.js';
+import { noGrants, parseCoreGrants, slotGrantsFrom, type CoreGrants } from './core-grants.js';
 import type { LoadedCore, LoadedSlot } from './loaded-core.js';
 import { parseManifest, splitEntrypoint } from './manifest.js';
 import { CoreModuleLoader, MODULE_EXTENSIONS, ModuleLoadError, resolveFile } from './module-loader.js';
@@ -46,6 +48,12 @@ export function checkCore(dir: string, options: CheckOptions = {}): Problem[] {
   return inspectCore(dir, options).problems;
 }
 
+/** Problems, and notes about things skipped that are not errors (a folder without slot.yaml). */
+export function checkCoreReport(dir: string, options: CheckOptions = {}): { problems: Problem[]; notes: Problem[] } {
+  const { problems, notes } = inspectCore(dir, options);
+  return { problems, notes };
+}
+
 /** Loads the core at `dir`; throws CoreLoadError listing every problem. */
 export function loadCore(dir: string, options: LoadOptions = {}): LoadedCore {
   const root = resolve(dir);
@@ -59,15 +67,24 @@ export function loadCore(dir: string, options: LoadOptions = {}): LoadedCore {
   return core;
 }
 
-function inspectCore(dir: string, options: CheckOptions & { isolate?: CoreIsolation }): { core: LoadedCore | null; problems: Problem[] } {
+function inspectCore(dir: string, options: CheckOptions & { isolate?: CoreIsolation }): { core: LoadedCore | null; problems: Problem[]; notes: Problem[] } {
   const root = resolve(dir);
   const surfaceRoot = join(root, options.surfaceRoot ?? DEFAULT_SURFACE_ROOT);
   const pipelinesFile = join(surfaceRoot, 'pipelines.yaml');
   const problems: Problem[] = [];
-  if (!isDir(root)) return { core: null, problems: [problemAtStart(root, `no agent core here: ${root} is not a folder (create one with: pepe init ${dir})`)] };
+  const notes: Problem[] = [];
+  if (!isDir(root)) return { core: null, problems: [problemAtStart(root, `no agent core here: ${root} is not a folder (create one with: pepe init ${dir})`)], notes };
   if (!isDir(surfaceRoot)) {
-    return { core: null, problems: [problemAtStart(pipelinesFile, `no agent core here: ${surfaceRoot} is missing (create one with: pepe init ${dir})`)] };
+    return { core: null, problems: [problemAtStart(pipelinesFile, `no agent core here: ${surfaceRoot} is missing (create one with: pepe init ${dir})`)], notes };
   }
+  let coreGrants: CoreGrants = noGrants();
+  const agentYaml = join(root, 'agent.yaml');
+  if (isFile(agentYaml)) {
+    const parsed = parseCoreGrants(agentYaml, readFileSync(agentYaml, 'utf8'));
+    problems.push(...parsed.problems);
+    coreGrants = parsed.grants;
+  }
+  const owner = new Map<string, Phase>();
 
   const loadModules = options.loadModules !== false && !options.isolate;
   const loader = new CoreModuleLoader(surfaceRoot);
@@ -85,15 +102,22 @@ function inspectCore(dir: string, options: CheckOptions & { isolate?: CoreIsolat
       const slotDir = join(phaseDir, name);
       if (name.startsWith('.') || !isDir(slotDir)) continue;
       const manifestFile = join(slotDir, 'slot.yaml');
+      // A folder without slot.yaml is not a slot (upstream keeps helpers and configuration so).
+      if (!existsSync(manifestFile)) {
+        notes.push(problemAtStart(slotDir, `skipped ${phase}/${name}/: no slot.yaml, so it is not a slot (add one to make it a slot)`));
+        continue;
+      }
       known[phase].add(name);
       if (!SLOT_ID.test(name)) {
         problems.push(problemAtStart(manifestFile, `slot folder name "${name}" is not a valid slot id (letters, digits, _ and -)`));
         continue;
       }
-      if (!existsSync(manifestFile)) {
-        problems.push(problemAtStart(manifestFile, `missing slot.yaml: every slot folder needs one (at least "entrypoint: module:process")`));
+      const other = owner.get(name);
+      if (other) {
+        problems.push(problemAtStart(manifestFile, `slot id "${name}" is also ${other === 'input' ? 'an' : 'a'} ${other} slot (agent/${other}/${name}/); a slot id must be unique across bootstrap, input and output`));
         continue;
       }
+      owner.set(name, phase);
       const parsed = parseManifest(manifestFile, readFileSync(manifestFile, 'utf8'));
       problems.push(...parsed.problems);
       if (!parsed.manifest) continue;
@@ -127,7 +151,9 @@ function inspectCore(dir: string, options: CheckOptions & { isolate?: CoreIsolat
         }
         entry = fn as (ctx: SlotContext) => unknown;
       }
-      const loaded: LoadedSlot = { id: name, phase, dir: slotDir, manifestFile, manifest: parsed.manifest, moduleFile, entry, builtin: false };
+      const slotPath = relative(root, slotDir).split(sep).join('/');
+      const grants = slotGrantsFrom(parsed.manifest.capabilities, coreGrants, slotPath);
+      const loaded: LoadedSlot = { id: name, phase, dir: slotDir, manifestFile, manifest: parsed.manifest, moduleFile, entry, builtin: false, slotPath, grants };
       if (remote) {
         remoteSlots[`${phase}/${name}`] = { file: moduleFile, exportName };
         remoteEntries.push({ key: `${phase}/${name}`, slot: loaded });
@@ -145,12 +171,33 @@ function inspectCore(dir: string, options: CheckOptions & { isolate?: CoreIsolat
     pipelines = parsed.pipelines;
   }
   const sorted = sortProblems(problems);
-  if (!pipelines || sorted.length) return { core: null, problems: sorted };
-  if (!remote || !options.isolate) return { core: { dir: root, surfaceRoot, pipelines, slots, restricted: null }, problems: [] };
+  if (!pipelines || sorted.length) return { core: null, problems: sorted, notes };
+  const revision = createHash('sha256').update(coreStamp(root, options.surfaceRoot)).digest('hex').slice(0, 12);
+  const base = { dir: root, surfaceRoot, pipelines, slots, restricted: null, revision, skills: coreSkills(surfaceRoot) };
+  if (!remote || !options.isolate) return { core: base, problems: [], notes };
   const coreProcess = new CoreProcess(surfaceRoot, remote, remoteSlots, options.isolate);
-  for (const { key, slot } of remoteEntries) slot.entry = coreProcess.entry(key, { capabilities: slot.manifest.capabilities, manifestFile: slot.manifestFile });
+  for (const { key, slot } of remoteEntries) slot.entry = coreProcess.entry(key, { capabilities: slot.grants ?? slot.manifest.capabilities, manifestFile: slot.manifestFile });
   coreProcess.warm();
-  return { core: { dir: root, surfaceRoot, pipelines, slots, restricted: null, dispose: () => coreProcess.dispose() }, problems: [] };
+  return { core: { ...base, dispose: () => coreProcess.dispose() }, problems: [], notes };
+}
+
+/** The core's own skills: `agent/skills/<name>/SKILL.md` (or `agent/skills/<name>.md`), name → text. */
+function coreSkills(surfaceRoot: string): Record<string, string> {
+  const dir = join(surfaceRoot, 'skills');
+  const out: Record<string, string> = {};
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const file = isDir(join(dir, name)) ? join(dir, name, 'SKILL.md') : name.endsWith('.md') ? join(dir, name) : null;
+    if (!file || !isFile(file)) continue;
+    const text = readFileSync(file, 'utf8').trim();
+    if (text) out[name.replace(/\.md$/, '')] = text;
+  }
+  return out;
 }
 
 /** Every module and JSON file of the surface, transpiled for the core process; transpile errors become problems. */
@@ -176,20 +223,41 @@ function remoteFiles(surfaceRoot: string, problems: Problem[]): Record<string, s
   return files;
 }
 
-/** The module an entrypoint stem names: `<slot>/<stem>.{ts,js,mjs,cjs}`, or a core-root-relative path when it has a `/`. */
+const PORTING =
+  'Pepe runs JavaScript/TypeScript slot modules, not Python: port it to module.ts next to it, exporting the entrypoint function (export async function process(ctx: PepeCore.InputContext) { … }); ctx names become camelCase (ctx.input.add_context → ctx.input.addContext, ctx.output.send_text → ctx.output.sendText). `pepe init DIR` writes an example';
+
+/**
+ * The module an entrypoint stem names: `<slot>/<stem>.{ts,js,mjs,cjs}`; a dotted stem
+ * (`helpers.main`) is a path in the slot folder (`helpers/main.ts`), as a Python dotted module
+ * path would be; a stem with a `/` is relative to the core folder.
+ */
 function findModule(root: string, slotDir: string, stem: string): string | { problem: string } {
+  const python = (base: string) => {
+    const py = base.endsWith('.py') ? base : `${base}.py`;
+    return isFile(py) ? { problem: `entrypoint module ${relative(root, py)} is Python. ${PORTING}` } : null;
+  };
   if (stem.includes('/')) {
+    const py = python(resolve(root, stem));
+    if (py) return py;
     const file = resolveFile(resolve(root, stem));
     if (!file) return { problem: `entrypoint module "${stem}" not found (a path with "/" is relative to the core folder ${root})` };
     const rel = relative(root, file);
     if (rel.startsWith('..') || rel.startsWith(sep)) return { problem: `entrypoint module "${stem}" is outside the core folder` };
     return file;
   }
-  for (const ext of MODULE_EXTENSIONS) {
-    const file = join(slotDir, stem + ext);
-    if (isFile(file)) return file;
+  const stems = stem.includes('.') ? [stem, stem.split('.').join('/')] : [stem];
+  for (const s of stems) {
+    for (const ext of MODULE_EXTENSIONS) {
+      const file = join(slotDir, s + ext);
+      if (isFile(file)) return file;
+    }
   }
-  return { problem: `entrypoint module "${stem}" not found in the slot folder (looked for ${MODULE_EXTENSIONS.map((e) => stem + e).join(', ')})` };
+  for (const s of stems) {
+    const py = python(join(slotDir, s));
+    if (py) return py;
+  }
+  const tried = stems.flatMap((s) => MODULE_EXTENSIONS.map((e) => s + e));
+  return { problem: `entrypoint module "${stem}" not found in the slot folder (looked for ${tried.join(', ')})` };
 }
 
 function isDir(p: string): boolean {
@@ -233,5 +301,13 @@ export function coreStamp(dir: string, surfaceRoot = DEFAULT_SURFACE_ROOT): stri
     }
   };
   walk(join(resolve(dir), surfaceRoot));
+  // The core's agent.yaml grants capabilities: a change to it is a change to the core.
+  try {
+    const file = join(resolve(dir), 'agent.yaml');
+    const st = statSync(file);
+    parts.push(`${file}:${st.size}:${st.mtimeMs}`);
+  } catch {
+    // no agent.yaml
+  }
   return parts.join('|');
 }

@@ -17,6 +17,10 @@ export interface LoadedSlot {
   entry: (ctx: SlotContext) => unknown;
   /** True for Pepe's own base_input/base_output (restricted mode, or a child core without them). */
   builtin: boolean;
+  /** The slot folder relative to the core folder (`agent/input/x`), as slots see it in ctx.slotPath. */
+  slotPath?: string;
+  /** Every capability the slot holds: its slot.yaml's plus the core's agent.yaml grants (defaults, this slot's path). */
+  grants?: string[];
 }
 
 export interface LoadedCore {
@@ -31,6 +35,15 @@ export interface LoadedCore {
    * runs Pepe's built-in base_input/base_output only.
    */
   restricted: string | null;
+  /** A fingerprint of the core's files as loaded (ctx.coreRevision). */
+  revision?: string;
+  /** The core's own skills (`agent/skills/<name>/SKILL.md`): name → text. */
+  skills?: Record<string, string>;
   /** Ends the process the core's modules run in, when they run out of process. */
   dispose?: () => void;
+}
+
+/** What an out-of-process slot returned, as far as the runner needs it (it says the value was ignored). */
+export class RemoteReturn {
+  constructor(readonly valueType: string) {}
 }

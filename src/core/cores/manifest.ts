@@ -26,11 +26,14 @@ export const MANIFEST_FIELDS = [
   'history_policy',
 ] as const;
 
+/** What `entrypoint` is when slot.yaml leaves it out (as upstream). */
+export const DEFAULT_ENTRYPOINT = 'module:process';
+
 /** `stem:export`: a module file stem in the slot folder (or a core-root-relative path) and an export name. */
 export const ENTRYPOINT_PATTERN = /^([^:\s]+):([A-Za-z_$][A-Za-z0-9_$]*)$/;
 
 export const SlotManifest = z.strictObject({
-  entrypoint: z.string().regex(ENTRYPOINT_PATTERN),
+  entrypoint: z.string().regex(ENTRYPOINT_PATTERN).default(DEFAULT_ENTRYPOINT),
   description: z.string().default(''),
   input_schema: z.record(z.string(), z.unknown()).default({}),
   capabilities: z.array(z.string()).default([]),
@@ -68,7 +71,11 @@ export function parseManifest(file: string, text: string): ParsedManifest {
   const contents = y.doc.contents;
   if (problems.length) return { manifest: null, problems, entrypointAt };
   if (!isMap(contents)) {
-    problems.push(y.at(contents, 'slot.yaml must be a mapping with at least "entrypoint: module:process"'));
+    // An empty slot.yaml is a slot with every default (entrypoint module:process).
+    if (contents == null || (isScalar(contents) && contents.value == null)) {
+      return { manifest: SlotManifest.parse({}), problems, entrypointAt };
+    }
+    problems.push(y.at(contents, 'slot.yaml must be a mapping of its fields (for example "entrypoint: module:process")'));
     return { manifest: null, problems, entrypointAt };
   }
   const raw: Record<string, unknown> = {};
@@ -93,9 +100,6 @@ export function parseManifest(file: string, text: string): ParsedManifest {
       }
     }
     raw[field] = value;
-  }
-  if (!('entrypoint' in raw) && !problems.some((p) => p.message.startsWith('entrypoint:'))) {
-    problems.push(y.at(contents, 'missing field "entrypoint" (for example: entrypoint: module:process)'));
   }
   if (problems.length) return { manifest: null, problems, entrypointAt };
   const parsed = SlotManifest.safeParse(raw);

@@ -1,12 +1,12 @@
 import { PepeError, errorMessage } from '../errors.js';
 import type { Message } from '../messages.js';
 import { selectPipeline } from './child-options.js';
-import { bootstrapContext, inputContext, noEffects, outputContext, type ContextItem, type SentText, type SlotEffects, type SlotEnv, type TurnEnv } from './context.js';
+import { bootstrapContext, inputContext, noEffects, outputContext, slotGrants, type ContextItem, type LiveChannel, type SentText, type SlotEffects, type SlotEnv, type TurnEnv } from './context.js';
 import type { CoreHost, PipelineSelection } from './host.js';
-import type { LoadedCore, LoadedSlot } from './loaded-core.js';
+import { RemoteReturn, type LoadedCore, type LoadedSlot } from './loaded-core.js';
 import type { Phase, PhasePipeline } from './pipelines.js';
 import { ScopeState } from './state.js';
-import type { JsonValue, SlotContext, SlotGroup } from './sdk-types.js';
+import type { Attachment, JsonValue, SlotContext, SlotGroup } from './sdk-types.js';
 
 /** Used when a slot's `timeout_seconds` is null. */
 export const DEFAULT_SLOT_TIMEOUT_SECONDS = 300;
@@ -40,6 +40,9 @@ export interface SlotFailure {
   slotId: string;
   message: string;
   timedOut: boolean;
+  /** The slot's module and, when the error says, the line in it (for the log). */
+  file?: string;
+  line?: number;
 }
 
 export interface PhaseOptions {
@@ -60,6 +63,8 @@ export interface InputRun extends PhaseOptions {
   rawText: string;
   turnId: string;
   metadata?: Record<string, unknown>;
+  /** Metadata of what came with the text (ctx.input.attachments). */
+  attachments?: readonly Attachment[];
   /** The session transcript so far (for ctx.history). */
   history: readonly Message[];
   /** For a child agent: which input slots run (default 'all', the configured pipeline). */
@@ -73,6 +78,9 @@ export interface InputResult {
   context: ContextItem[];
   /** Skills the slots activated. */
   skills: string[];
+  /** What input slots sent with ctx.input.sendText (transient: shown, never history). */
+  sent: SentText[];
+  progress: string[];
   failures: SlotFailure[];
   /** Things to tell the user (restricted mode, inputSlots naming slots the pipeline lacks). */
   notices: string[];
@@ -82,6 +90,8 @@ export interface InputResult {
 export interface OutputRun extends PhaseOptions {
   responseText: string;
   rawText: string;
+  /** This turn's user message as the input pipeline built it (default rawText): ctx.history shows it. */
+  userText?: string;
   turnId: string;
   metadata?: Record<string, unknown>;
   history: readonly Message[];
@@ -108,7 +118,7 @@ export async function runBootstrap(core: LoadedCore, host: CoreHost, options: Ph
   const texts: string[] = [];
   const run = phaseRunner(host, 'bootstrap', options);
   if (core.restricted) host.emit({ type: 'core_restricted', reason: core.restricted });
-  await run.pipeline(core.pipelines.bootstrap, core.slots.bootstrap, (env) => bootstrapContext(env), (effects) => texts.push(...effects.bootstrap));
+  await run.pipeline(core, core.pipelines.bootstrap, core.slots.bootstrap, (env) => bootstrapContext(env), (effects) => texts.push(...effects.bootstrap));
   return { texts, failures: run.failures, restricted: core.restricted };
 }
 
@@ -120,24 +130,30 @@ export async function runInput(core: LoadedCore, host: CoreHost, args: InputRun)
     host.emit({ type: 'core_restricted', reason: core.restricted });
   }
   const selected = selectPipeline(core, 'input', args.selection ?? 'all');
-  for (const id of selected.missing) notices.push(`inputSlots names "${id}", which is not in the input pipeline of ${core.dir}; skipped`);
+  if (selected.missing.length) throw new PepeError(unknownSlots('input', selected.missing, core), 2);
   const turnEnv = await turnEnvironment(host, core, selected.pipeline, selected.slots, args, () => null);
-  const context: ContextItem[] = [];
+  // A child agent's caller may hand it context (the `context` option): system text for this turn.
+  const context: ContextItem[] = (host.extraContext ?? []).map((text) => ({ role: 'system', text, slotId: '(caller)', placement: 'pre_current_user', historyPolicy: 'transient' }));
   const skills: string[] = [];
-  const run = phaseRunner(host, 'input', args);
+  const sent: SentText[] = [];
+  const progress: string[] = [];
+  const run = phaseRunner(host, 'input', args, liveFor(host, progress, notices));
   await run.pipeline(
+    core,
     selected.pipeline,
     selected.slots,
     (env) => inputContext(env, turnEnv, args.rawText),
-    (effects) => {
+    (effects, slot) => {
       context.push(...effects.context);
       skills.push(...effects.skills);
+      sent.push(...effects.sent);
+      for (const s of effects.sent) host.emit({ type: 'core_sent', phase: 'input', slotId: slot.id, text: s.text, visible: s.visible });
     },
     turnEnv,
   );
   const users = context.filter((c) => c.role === 'user');
   if (!users.length) throw new NoUserTextError(core);
-  return { userText: users.map((u) => u.text).join('\n\n'), context, skills, failures: run.failures, notices, restricted: core.restricted };
+  return { userText: users.map((u) => u.text).join('\n\n'), context, skills, sent, progress, failures: run.failures, notices, restricted: core.restricted };
 }
 
 /** Output (spec 7): serial slots, then parallel ones, after the provider response. */
@@ -145,31 +161,28 @@ export async function runOutput(core: LoadedCore, host: CoreHost, args: OutputRu
   const notices: string[] = [];
   const progress: string[] = [];
   const selected = selectPipeline(core, 'output', args.selection ?? 'all');
-  for (const id of selected.missing) notices.push(`outputSlots names "${id}", which is not in the output pipeline of ${core.dir}; skipped`);
+  if (selected.missing.length) throw new PepeError(unknownSlots('output', selected.missing, core), 2);
   const sent: SentText[] = [];
   let result: JsonValue | null = null;
-  const turnEnv = await turnEnvironment(host, core, selected.pipeline, selected.slots, args, () => result);
-  const run = phaseRunner(host, 'output', args);
+  // Output slots see the turn they answer: its user message and the model's answer.
+  const turnMessages = [
+    { role: 'user', content: args.userText ?? args.rawText, turnId: args.turnId },
+    { role: 'assistant', content: args.responseText, turnId: args.turnId },
+  ] as Message[];
+  const turnEnv = await turnEnvironment(host, core, selected.pipeline, selected.slots, { ...args, history: [...args.history, ...turnMessages] }, () => result);
+  const run = phaseRunner(host, 'output', args, liveFor(host, progress, notices));
   await run.pipeline(
+    core,
     selected.pipeline,
     selected.slots,
-    (env) =>
-      outputContext(env, turnEnv, args.responseText, {
-        progress: (text) => {
-          progress.push(text);
-          host.emit({ type: 'core_progress', slotId: env.slot.id, text });
-        },
-        notice: (text) => {
-          notices.push(text);
-          host.emit({ type: 'core_notice', slotId: env.slot.id, text });
-        },
-      }),
+    (env) => outputContext(env, turnEnv, args.responseText),
     (effects) => {
       sent.push(...effects.sent);
       if (effects.result) result = effects.result.value;
     },
     turnEnv,
   );
+  host.outputDone?.(sent);
   return {
     sent,
     delivered: sent.filter((s) => s.visible).map((s) => s.text).join('\n\n'),
@@ -182,34 +195,75 @@ export async function runOutput(core: LoadedCore, host: CoreHost, args: OutputRu
   };
 }
 
+function unknownSlots(phase: 'input' | 'output', ids: string[], core: LoadedCore): string {
+  const have = [...core.pipelines[phase].serial, ...core.pipelines[phase].parallel];
+  return `${phase}Slots names ${ids.map((id) => `"${id}"`).join(', ')}, which ${ids.length === 1 ? 'is' : 'are'} not in the ${phase} pipeline of ${core.dir} (it has: ${have.join(', ') || 'nothing'})`;
+}
+
+/** Progress and notices go to the surface as they happen (and to the phase's result). */
+function liveFor(host: CoreHost, progress: string[], notices: string[]): (slotId: string) => LiveChannel {
+  return (slotId) => ({
+    progress: (text) => {
+      progress.push(text);
+      host.emit({ type: 'core_progress', slotId, text });
+    },
+    notice: (text) => {
+      notices.push(text);
+      host.emit({ type: 'core_notice', slotId, text });
+    },
+  });
+}
+
 async function turnEnvironment(
   host: CoreHost,
   core: LoadedCore,
   pipeline: PhasePipeline,
   slots: Map<string, LoadedSlot>,
-  args: { rawText: string; turnId: string; metadata?: Record<string, unknown>; history: readonly Message[] },
+  args: { rawText: string; turnId: string; metadata?: Record<string, unknown>; attachments?: readonly Attachment[]; history: readonly Message[] },
   result: () => JsonValue | null,
 ): Promise<TurnEnv> {
   const state = { session: new ScopeState(host, 'session'), core: new ScopeState(host, 'core') };
   // State is read synchronously by slots, so load it first, but only for slots that may use it.
-  const caps = [...pipeline.serial, ...pipeline.parallel].flatMap((id) => slots.get(id)?.manifest.capabilities ?? []);
+  const caps = [...pipeline.serial, ...pipeline.parallel].flatMap((id) => {
+    const slot = slots.get(id);
+    return slot ? slotGrants(slot) : [];
+  });
   if (!core.restricted) {
     if (caps.some((c) => c.startsWith('state.session.'))) await state.session.load();
     if (caps.some((c) => c.startsWith('state.core.'))) await state.core.load();
   }
+  const metadata = args.metadata ?? {};
   return {
-    turn: { sessionId: host.sessionId, turnId: args.turnId, userInput: { content: args.rawText, metadata: args.metadata ?? {} } },
+    turn: {
+      sessionId: host.sessionId,
+      turnId: args.turnId,
+      coreId: host.agent,
+      coreRevision: core.revision ?? '',
+      userInput: { content: args.rawText, metadata },
+      metadata,
+    },
     history: args.history,
     state,
     result,
+    attachments: args.attachments ?? [],
   };
 }
 
-function phaseRunner(host: CoreHost, phase: Phase, options: PhaseOptions) {
+/** Where in the slot's module an error was thrown, from its stack (the line survives transpiling). */
+function errorSite(e: unknown, slot: LoadedSlot): { file?: string; line?: number } {
+  if (!slot.moduleFile) return {};
+  const stack = e instanceof Error ? (e.stack ?? '') : '';
+  const escaped = slot.moduleFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`${escaped}:(\\d+)`).exec(stack);
+  return m ? { file: slot.moduleFile, line: Number(m[1]) } : { file: slot.moduleFile };
+}
+
+function phaseRunner(host: CoreHost, phase: Phase, options: PhaseOptions, live?: (slotId: string) => LiveChannel) {
   const failures: SlotFailure[] = [];
   const signal = options.signal;
 
-  async function runSlot(slot: LoadedSlot, group: SlotGroup, makeCtx: (env: SlotEnv) => SlotContext, turnEnv?: TurnEnv): Promise<{ effects: SlotEffects } | { error: string; timedOut: boolean }> {
+  type Outcome = { effects: SlotEffects } | { error: string; timedOut: boolean; file?: string; line?: number };
+  async function runSlot(core: LoadedCore, slot: LoadedSlot, group: SlotGroup, makeCtx: (env: SlotEnv) => SlotContext, turnEnv?: TurnEnv): Promise<Outcome> {
     const ac = new AbortController();
     let stopped: string | null = null;
     const stop = (why: string) => {
@@ -226,6 +280,8 @@ function phaseRunner(host: CoreHost, phase: Phase, options: PhaseOptions) {
       group,
       signal: ac.signal,
       effects,
+      core: { revision: core.revision ?? '', skills: core.skills ?? {} },
+      live: live?.(slot.id) ?? { progress: () => undefined, notice: () => undefined },
       assertAlive: () => {
         if (stopped) throw new Error(`${phase} slot "${slot.id}" was stopped (${stopped}); its ctx can no longer be used`);
       },
@@ -234,7 +290,7 @@ function phaseRunner(host: CoreHost, phase: Phase, options: PhaseOptions) {
     try {
       if (signal?.aborted) throw new CoreCancelledError();
       const ctx = makeCtx(env);
-      await Promise.race([
+      const returned = await Promise.race([
         Promise.resolve().then(() => slot.entry(ctx)),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
@@ -251,33 +307,40 @@ function phaseRunner(host: CoreHost, phase: Phase, options: PhaseOptions) {
         await turnEnv.state.core.flush();
       }
       stop('it returned');
+      // Return values are never a way to act (as upstream); say so rather than drop them silently.
+      if (returned !== undefined && returned !== null) {
+        const valueType = returned instanceof RemoteReturn ? returned.valueType : Array.isArray(returned) ? 'array' : typeof returned;
+        host.emit({ type: 'core_return_ignored', phase, slotId: slot.id, valueType });
+      }
       return { effects };
     } catch (e) {
       stop('it failed');
       // State writes made before the failure are kept (they went through the host already).
       if (turnEnv) await Promise.allSettled([turnEnv.state.session.flush(), turnEnv.state.core.flush()]);
       if (signal?.aborted) throw new CoreCancelledError();
-      return { error: errorMessage(e), timedOut: e instanceof TimeoutError };
+      return { error: errorMessage(e), timedOut: e instanceof TimeoutError, ...errorSite(e, slot) };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onOuterAbort);
     }
   }
 
-  function fail(slot: LoadedSlot, outcome: { error: string; timedOut: boolean }): void {
+  function fail(slot: LoadedSlot, outcome: { error: string; timedOut: boolean; file?: string; line?: number }): void {
     const policy = slot.manifest.failure_policy;
-    host.emit({ type: 'core_slot_failed', phase, slotId: slot.id, policy, message: outcome.error, timedOut: outcome.timedOut });
+    const site = { ...(outcome.file ? { file: outcome.file } : {}), ...(outcome.line ? { line: outcome.line } : {}) };
+    host.emit({ type: 'core_slot_failed', phase, slotId: slot.id, policy, message: outcome.error, timedOut: outcome.timedOut, ...site });
     if (policy === 'hard') throw new CoreSlotError(phase, slot.id, outcome.error, outcome.timedOut);
-    failures.push({ phase, slotId: slot.id, message: outcome.error, timedOut: outcome.timedOut });
+    failures.push({ phase, slotId: slot.id, message: outcome.error, timedOut: outcome.timedOut, ...site });
   }
 
   return {
     failures,
     async pipeline(
+      core: LoadedCore,
       pipeline: PhasePipeline,
       slots: Map<string, LoadedSlot>,
       makeCtx: (env: SlotEnv) => SlotContext,
-      commit: (effects: SlotEffects) => void,
+      commit: (effects: SlotEffects, slot: LoadedSlot) => void,
       turnEnv?: TurnEnv,
     ): Promise<void> {
       const slotFor = (id: string) => {
@@ -285,17 +348,25 @@ function phaseRunner(host: CoreHost, phase: Phase, options: PhaseOptions) {
         if (!slot) throw new PepeError(`${phase} pipeline names "${id}", but the core has no such slot`, 1);
         return slot;
       };
-      for (const id of pipeline.serial) {
-        const slot = slotFor(id);
-        const outcome = await runSlot(slot, 'serial', makeCtx, turnEnv);
-        if ('effects' in outcome) commit(outcome.effects);
-        else fail(slot, outcome);
-      }
+      // The parallel lane starts alongside the serial lane (as upstream), not after it; the phase
+      // ends when both have.
       const parallel = pipeline.parallel.map(slotFor);
-      const outcomes = await Promise.all(parallel.map((slot) => runSlot(slot, 'parallel', makeCtx, turnEnv)));
+      const lane = Promise.all(parallel.map((slot) => runSlot(core, slot, 'parallel', makeCtx, turnEnv)));
+      lane.catch(() => undefined);
       let hard: unknown = null;
+      try {
+        for (const id of pipeline.serial) {
+          const slot = slotFor(id);
+          const outcome = await runSlot(core, slot, 'serial', makeCtx, turnEnv);
+          if ('effects' in outcome) commit(outcome.effects, slot);
+          else fail(slot, outcome);
+        }
+      } catch (e) {
+        hard = e;
+      }
+      const outcomes = await lane;
       outcomes.forEach((outcome, i) => {
-        if ('effects' in outcome) return commit(outcome.effects);
+        if ('effects' in outcome) return commit(outcome.effects, parallel[i]!);
         try {
           fail(parallel[i]!, outcome);
         } catch (e) {

@@ -50,7 +50,7 @@ export function process(ctx: PepeCore.OutputContext): void {
 entrypoint: module:process           # <file stem in this folder>:<exported function>
 description: "Adds a short system note about the workspace before the user's message."
 input_schema: {}
-capabilities: []                     # e.g. [history.read, tool.call:read_file, state.session.write]
+capabilities: []                     # e.g. [tool.call:read_file, state.session.write, network.fetch]
 timeout_seconds: 5                   # the slot is stopped after this long (null: Pepe's default)
 failure_policy: soft                 # soft: log and go on; hard: the turn fails with this slot's error
 default_placement: pre_current_user  # where its system context goes: pre_current_user | post_current_user | system_prompt
@@ -64,9 +64,9 @@ export function process(ctx: PepeCore.InputContext): void {
     role: 'system',
   });
 
-  // Anything that reaches outside the slot needs a capability in slot.yaml, then:
-  //   ctx.capability.require('history.read');
+  // The session's recent messages (no capability needed):
   //   const recent = ctx.history.recentMessages(4, { roles: ['user', 'assistant'] });
+  // Anything that reaches outside the slot needs a capability in slot.yaml.
   // Tools go through the permission barrier (make process async for this):
   //   ctx.capability.require('tool.call:read_file');
   //   const readme = await ctx.tools.call('read_file', { path: 'README.md' });

@@ -12,16 +12,22 @@ export type SlotGroup = 'serial' | 'parallel';
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface CapabilityClient {
-  /** Whether the slot's `slot.yaml` declares `cap` (or `family:*` for a named one). */
+  /** Whether `cap` is granted: by the slot's `slot.yaml`, or by the core's agent.yaml (defaults or this slot's path). */
   can(cap: string): boolean;
-  /** Throws, naming `cap` and the `slot.yaml` to add it to, unless it is declared. */
+  /** Throws, naming `cap` and where to grant it, unless it is granted. */
   require(cap: string): void;
 }
 
 export interface TurnInfo {
   sessionId: string;
   turnId: string;
+  /** The agent this core runs for (pass it to ctx.agents.run to run a child of the same core). */
+  coreId: string;
+  /** A fingerprint of the core's files as loaded (changes when a file changes). */
+  coreRevision: string;
   userInput: { content: string; metadata: Record<string, unknown> };
+  /** Turn metadata from the runtime. */
+  metadata: Record<string, unknown>;
 }
 
 export interface BootstrapClient {
@@ -34,15 +40,27 @@ export interface AddContextOptions {
   role?: ContextRole;
   /** Default: the slot's `default_placement`. Applies to system context. */
   placement?: Placement;
-  /** Default: the slot's `history_policy`. */
+  /** Default: 'transient' for system context (this turn only); the slot's `history_policy` for user text. */
   historyPolicy?: HistoryPolicy;
+}
+
+export interface Attachment {
+  [key: string]: JsonValue;
 }
 
 export interface InputClient {
   /** What the user typed this turn. */
   readonly rawText: string;
-  /** Adds context to this turn's prompt. Serial slots only: a parallel slot that calls it fails. */
+  /** Metadata of what came with the text (files, images), as the surface passed it; [] when none. */
+  readonly attachments: readonly Attachment[];
+  /** Adds context to this turn's prompt (empty or blank text is ignored). Serial slots only: a parallel slot that calls it fails. */
   addContext(text: string, options?: AddContextOptions): void;
+  /** Shows text to the user before the model answers. Input deliveries are transient (never written to history). */
+  sendText(text: string, options?: { visible?: boolean }): void;
+  /** A transient status line for the surface. */
+  progress(text: string): void;
+  /** A notice for the user (not part of the answer, not in history). */
+  notice(text: string): void;
 }
 
 export interface SendTextOptions {
@@ -68,10 +86,21 @@ export interface HistoryMessage {
   content: string;
   /** The tool's name, for tool results. */
   name?: string;
+  /** The turn that produced the message, when known. */
+  turnId?: string;
+  /** The tool call id, for tool results. */
+  toolCallId?: string;
+  /** Whether later prompts include it (false for model_hidden messages). */
+  modelVisible: boolean;
+  /** The pipeline slot that produced it, when one did. */
+  slotId?: string;
 }
 
 export interface HistoryClient {
-  /** The last `limit` messages of the session (default 20), oldest first. Needs `history.read`. */
+  /**
+   * The last `limit` messages of the session (default 20), oldest first; a non-positive limit
+   * gives []. In an output slot, the turn being answered is included. Needs no capability.
+   */
   recentMessages(limit?: number, options?: { roles?: HistoryMessage['role'][] }): HistoryMessage[];
 }
 
@@ -107,6 +136,8 @@ export type SlotSelection = 'all' | string[] | null;
 export type ToolSelection = 'all' | 'none' | string[];
 
 export interface AgentCallOptions {
+  /** Extra text (or texts) for the child's prompt, as system context of its turn. */
+  context?: string | string[];
   /** Omitted, null or []: only the child's base_input. 'all': its full input pipeline. A list: those ids, in pipeline order. */
   inputSlots?: SlotSelection;
   /** Same for the output pipeline and base_output. */
@@ -120,17 +151,25 @@ export interface AgentCallOptions {
 export interface ChildAgentResult {
   agent: string;
   sessionId: string;
+  turnId: string;
   /** The child's delivered answer. */
   content: string;
   status: string;
   /** What the child's output slots set with ctx.result.set. */
   result: JsonValue | null;
+  /** What the child's output slots sent, in order. */
+  deliveries: { text: string; visible: boolean; historyPolicy: HistoryPolicy }[];
+  /** Names of the tools the child called. */
+  tools: string[];
+  metadata: Record<string, unknown>;
   error?: string;
 }
 
 export interface SpawnedAgent {
   taskId: string;
   agent: string;
+  /** 'running' when returned; the parent is notified when the child ends. */
+  status: 'running';
   /** Resolves when the background child turn ends. */
   wait(): Promise<ChildAgentResult>;
 }
@@ -143,22 +182,35 @@ export interface AgentsClient {
 }
 
 export interface SkillsClient {
-  /** Activates a skill for this turn. Needs `skill.activate` (or `skill.activate:<name>`). Serial input slots only. */
+  /**
+   * Activates a skill for this turn: one of the core's own (`agent/skills/<name>/SKILL.md`) or one
+   * of Pepe's. An unknown name is ignored with a notice. Needs `skill.activate` (or
+   * `skill.activate:<name>`). Serial input slots only.
+   */
   activate(name: string): Promise<void>;
 }
 
 export interface ResultClient {
   /** The turn's result so far (null until a serial output slot sets it). */
   readonly value: JsonValue | null;
-  /** Serial output slots only. */
+  /**
+   * Serial output slots only. An object is merged into the object set by earlier slots; any other
+   * value replaces it. Values must be JSON (no Map, NaN, Infinity, functions, undefined).
+   */
   set(value: JsonValue): void;
 }
 
 export interface BaseContext {
   readonly sessionId: string;
   readonly slotId: string;
-  /** Absolute path of the slot's folder. */
+  /** The slot's folder relative to the core folder, such as `agent/input/style_hint`. */
   readonly slotPath: string;
+  /** Absolute path of the slot's folder. */
+  readonly slotDir: string;
+  /** The agent this core runs for. */
+  readonly coreId: string;
+  /** A fingerprint of the core's files as loaded. */
+  readonly coreRevision: string;
   readonly phase: SlotPhase;
   readonly group: SlotGroup;
   /** The workspace folder the agent works in. */
@@ -195,5 +247,5 @@ export interface OutputContext extends TurnContext {
 
 export type SlotContext = BootstrapContext | InputContext | OutputContext;
 
-/** What a slot module exports (`entrypoint: module:process`). The return value is ignored. */
+/** What a slot module exports (`entrypoint: module:process`). The return value is ignored (a `core_return_ignored` event says so). */
 export type SlotEntrypoint<C extends SlotContext = SlotContext> = (ctx: C) => void | Promise<void>;

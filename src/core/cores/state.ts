@@ -43,8 +43,11 @@ export class ScopeState {
     }
   }
 
-  /** The store a slot sees; `check` enforces capabilities and liveness before each call. */
-  store(check: (write: boolean) => void): StateStore {
+  /**
+   * The store a slot sees; `check` enforces capabilities and liveness before each call (with the
+   * key, so a grant for one key, such as `state.session.write:counter`, covers that key only).
+   */
+  store(check: (write: boolean, key?: string) => void): StateStore {
     const label = (key: unknown) => {
       if (typeof key !== 'string' || !key) throw new TypeError(`state.${this.scope}: keys are non-empty strings`);
       return `state.${this.scope}["${key}"]`;
@@ -57,18 +60,20 @@ export class ScopeState {
     };
     return {
       get: <T = JsonValue>(key: string): T | undefined => {
-        check(false);
         label(key);
+        check(false, key);
         const v = this.data[key];
         return (v === undefined ? undefined : jsonCopy(v, label(key))) as T | undefined;
       },
       set: (key, value) => {
-        check(true);
+        label(key);
+        check(true, key);
         this.data[key] = jsonCopy(value, label(key));
         write();
       },
       merge: (key, value) => {
-        check(true);
+        label(key);
+        check(true, key);
         const what = label(key);
         const add = jsonCopy(value, what);
         if (add === null || typeof add !== 'object' || Array.isArray(add)) throw new TypeError(`${what}.merge: pass an object`);
@@ -80,7 +85,8 @@ export class ScopeState {
         write();
       },
       append: (key, value) => {
-        check(true);
+        label(key);
+        check(true, key);
         const what = label(key);
         const current = this.data[key];
         if (current !== undefined && !Array.isArray(current)) throw new TypeError(`${what}.append: the stored value is not a list`);

@@ -1,6 +1,7 @@
 import { redact } from '../secrets/scrub.js';
 import { ProviderError, abortedError } from './provider.js';
 import { isRetryableStatus, parseRetryAfter } from './retry.js';
+import { errorMessage } from '../errors.js';
 
 /**
  * Turns whatever the AI SDK throws or puts in its stream into a ProviderError. Messages are built
@@ -91,7 +92,7 @@ export function toProviderError(e: unknown, ctx: ErrorContext): ProviderError {
     const code = causeCode(e);
     return new ProviderError('network', clean(`${ctx.what}: connection failed${code ? ` (${code})` : ''}: ${(e as Error).message}`, ctx));
   }
-  return new ProviderError('stream', clean(`${ctx.what}: ${e instanceof Error ? e.message : String(e)}`, ctx));
+  return new ProviderError('stream', clean(`${ctx.what}: ${errorMessage(e)}`, ctx));
 }
 
 /** Error types a provider puts in the stream when it is busy, not when the request is wrong. */

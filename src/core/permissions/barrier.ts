@@ -6,6 +6,7 @@ import { loadShellGrammar } from './bash-grammar.js';
 import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 import { visible } from './display.js';
 import { entryCovers, riskKindsOf, scopedEntry } from './grant-scope.js';
+import { repositoryConfigRisk } from './git-config.js';
 import { classifyToolCall, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
 import type { RunPermissionState } from './run-state.js';
 import { SessionGrants } from './session-grants.js';
@@ -116,6 +117,7 @@ export class PermissionBarrier {
     if (cls.kind === 'shell') {
       await loadShellGrammar();
       verdict = classifyToolCall(tool, args, this.catastrophes);
+      verdict = withRepositoryConfig(verdict, call.facts?.cwd ?? call.cwd);
     }
     if (verdict.catastrophic.length > 0) {
       const reason = `Refused: ${verdict.catastrophic.map(visible).join('; ')}. This is never run by an agent, whatever was approved; a person who means it runs it in their own terminal.`;
@@ -178,7 +180,7 @@ export class PermissionBarrier {
       riskHints: hints,
       risks,
       ...(onceOnly ? { onceOnly: true } : {}),
-      summary: summarizeCall(agent, tool, args, call.cwd, paths),
+      summary: summarizeCall(agent, tool, args, call.cwd, paths, call.facts?.notes),
       why,
       whyText: describeReasons(tool, why, verdict.hints),
       ...(this.options.sessionId !== undefined ? { sessionId: this.options.sessionId } : {}),
@@ -406,4 +408,21 @@ function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
   return `${Math.round(ms / 60_000)} min`;
+}
+
+const CHANGES_FOLDER = ['cd', 'pushd', 'popd'];
+
+/**
+ * git's read-only subcommands are harmless only in a repository whose own configuration names no
+ * program for git to run (git-config.ts); that needs the disk, so it is judged here and not by the
+ * classifier. After a `cd` the repository is another one the barrier did not read: asked too.
+ */
+function withRepositoryConfig(verdict: ShellVerdict, cwd: string): ShellVerdict {
+  if (!verdict.programs?.includes('git')) return verdict;
+  let why = repositoryConfigRisk(cwd);
+  if (!why && verdict.hints.length === 0 && verdict.programs.some((p) => CHANGES_FOLDER.includes(p))) {
+    why = 'git runs after a change of folder, in a repository whose configuration the barrier did not read';
+  }
+  if (!why) return verdict;
+  return { ...verdict, hints: [...verdict.hints, { kind: 'inline_eval', fragment: 'git', detail: why }] };
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
+import { errorMessage } from '../errors.js';
 
 /**
  * The bash grammar the barrier reads commands with: tree-sitter-bash, run by web-tree-sitter (both
@@ -29,7 +30,7 @@ export function loadShellGrammar(): Promise<void> {
     loading = load().then(
       (p) => (parser = p),
       (e: unknown) => {
-        loadError = new Error(`the bash grammar could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+        loadError = new Error(`the bash grammar could not be loaded: ${errorMessage(e)}`);
         loading = null; // a later call may try again (a file restored, say)
         throw loadError;
       },

@@ -1,5 +1,5 @@
 import type { ShellWord } from './shell-syntax.js';
-import type { RiskKind } from './risk.js';
+import type { RiskKind } from './risk-kinds.js';
 
 /** The shape of a per-program rule (command-rules.ts) and the helpers rules share to read arguments. */
 

@@ -2,7 +2,7 @@ import { hasOption, onlyVersionOrHelp, operands, texts, wrapper, type CommandVie
 import { git } from './git-rule.js';
 import { interpreter, interpreterKey, shell, SHELLS } from './interpreter-rules.js';
 import { PACKAGE_RULES } from './package-rules.js';
-import type { RiskKind } from './risk.js';
+import type { RiskKind } from './risk-kinds.js';
 
 /**
  * What each known program may do, judged from its arguments (spec 5.1). A program that is in

@@ -192,6 +192,18 @@ export class PendingApprovals {
     return (await this.take(agent, opts, ['approved', 'denied'])) as Array<ApprovedCall | DeniedCall>;
   }
 
+  /** One approved call, by id, marked as taken (null when it is not approved or already taken): it runs exactly once. */
+  async takeApprovedById(idOrPrefix: string): Promise<ApprovedCall | null> {
+    const id = await this.resolve(idOrPrefix);
+    let got = false;
+    const updated = await this.change(id, (record) => {
+      if (record.status !== 'approved' || record.deliveredAt) return record;
+      got = true;
+      return { ...record, deliveredAt: this.now().toISOString() };
+    });
+    return got ? (this.view(updated) as ApprovedCall) : null;
+  }
+
   // -------------------------------------------------------------------------------------------
 
   private async take(agent: string, opts: { sessionId?: string }, statuses: ApprovalStatus[]): Promise<PendingApproval[]> {

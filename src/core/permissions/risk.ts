@@ -3,6 +3,7 @@ import { catastrophicCommand, catastrophicWriteTarget, defaultCatastropheContext
 import type { CommandView, RuleContext } from './command-args.js';
 import { ASSIGNMENT, DANGEROUS_ENV, HARMLESS_COMMANDS, ruleFor } from './command-rules.js';
 import { hasHiddenCharacters, preview, shellQuote } from './display.js';
+import type { RiskHint, RiskKind } from './risk-kinds.js';
 import { parseShell, type ShellRedirect, type ShellWord, type SimpleCommand } from './shell-syntax.js';
 
 /**
@@ -13,53 +14,14 @@ import { parseShell, type ShellRedirect, type ShellWord, type SimpleCommand } fr
  * never run (catastrophic.ts) are reported separately and refused.
  */
 
-export const RISK_KINDS = [
-  'delete',
-  'network',
-  'privilege',
-  'inline_eval',
-  'write',
-  'package_install',
-  'command_substitution',
-  'pipe_to_shell',
-  'environment',
-  'fork_bomb',
-  'hidden_characters',
-  'outside_workspace',
-  'unknown_command',
-  'unclear',
-] as const;
-export type RiskKind = (typeof RISK_KINDS)[number];
-
-export interface RiskHint {
-  kind: RiskKind;
-  /** The part of the command that tripped the hint, as written (hidden characters escaped when shown). */
-  fragment: string;
-  detail?: string;
-}
-
-/** One line each, for prompts and docs. */
-export const RISK_LABELS: Readonly<Record<RiskKind, string>> = {
-  delete: 'deletes files, data or history',
-  network: 'uses the network',
-  privilege: "runs with another user's rights (sudo, su, doas)",
-  inline_eval: 'runs code given as text (sh -c, eval, python -c, node -e…)',
-  write: 'writes, moves or changes files (including > and >> redirections)',
-  package_install: 'installs or removes packages',
-  command_substitution: 'runs a command inside another ($(…), `…`, <(…))',
-  pipe_to_shell: 'pipes output into a shell or interpreter (| sh)',
-  environment: 'changes variables that decide which code runs (PATH, LD_PRELOAD…)',
-  fork_bomb: 'starts copies of itself without end (a fork bomb)',
-  hidden_characters: 'contains invisible or control characters (shown escaped)',
-  outside_workspace: 'touches files outside the workspace',
-  unknown_command: 'runs a program, or uses an option, the barrier does not know to be harmless',
-  unclear: 'cannot be read with certainty (expansions, syntax or redirections the barrier does not allow unasked)',
-};
+export { RISK_KINDS, RISK_LABELS, type RiskHint, type RiskKind } from './risk-kinds.js';
 
 /** What the barrier learns from a shell call: the hints, and why it must never run (empty when it may). */
 export interface ShellVerdict {
   hints: RiskHint[];
   catastrophic: string[];
+  /** The programs the command line runs by name (base names), for checks that need the disk (git-config.ts). */
+  programs?: string[];
 }
 
 /** A command line run through a shell (the `bash` tool). Needs the grammar loaded (loadShellGrammar). */
@@ -67,7 +29,7 @@ export function classifyShell(commandLine: string, ctx: CatastropheContext = def
   const c = new Collector(ctx);
   if (hasHiddenCharacters(commandLine)) c.hint('hidden_characters', commandLine, 'shown $\'…\'-quoted so every character is visible');
   c.script(commandLine);
-  return { hints: c.hints, catastrophic: c.catastrophic };
+  return { hints: c.hints, catastrophic: c.catastrophic, programs: [...c.programs] };
 }
 
 /** A program run directly with an argument vector, no shell (the `run_script` tool). */
@@ -76,7 +38,7 @@ export function classifyScript(program: string, argv: readonly string[], ctx: Ca
   const all = [program, ...argv];
   if (all.some(hasHiddenCharacters)) c.hint('hidden_characters', all.map(shellQuote).join(' '), 'shown $\'…\'-quoted so every character is visible');
   c.inner(all.map(literalWord), all.map(shellQuote).join(' '));
-  return { hints: c.hints, catastrophic: c.catastrophic };
+  return { hints: c.hints, catastrophic: c.catastrophic, programs: [...c.programs] };
 }
 
 /** A shell tool call from its arguments: `bash {command}`, `run_script {program, argv | args}`; other tools: nothing. */
@@ -111,6 +73,7 @@ const SUBSTITUTION_CONSTRUCTS = new Set(['a command substitution', 'a process su
 class Collector implements RuleContext {
   readonly hints: RiskHint[] = [];
   readonly catastrophic: string[] = [];
+  readonly programs = new Set<string>();
   /** Every hint raised, duplicates included: whether a rule found something is judged on this. */
   private readonly raised: RiskKind[] = [];
   private readonly seen = new Set<string>();
@@ -218,6 +181,7 @@ class Collector implements RuleContext {
     const name = this.programName(programWord, raw);
     if (name === null) return null;
     const args = words.slice(i + 1);
+    this.programs.add(name);
     const why = catastrophicCommand(name, args, this.ctx);
     if (why) this.refuse(why);
     if (HARMLESS_COMMANDS.has(name)) return { word: programWord, name, args };

@@ -12,11 +12,11 @@ import type { PathFact } from '../tools/tool.js';
 const MAX_PREVIEW = 400;
 
 /** `cwd` is the directory the call will run in, as the caller resolved it (a relative `cwd` argument is not shown). */
-export function summarizeCall(agent: string, tool: string, args: unknown, cwd: string, paths: readonly PathFact[] = []): string {
+export function summarizeCall(agent: string, tool: string, args: unknown, cwd: string, paths: readonly PathFact[] = [], notes: readonly string[] = []): string {
   const text = describeCall(agent, tool, args, visible(cwd));
   const links = paths.filter((p) => p.viaLink).map((p) => `\n  ${visible(p.requested)} is a link: the ${p.access === 'write' ? 'write goes' : 'read comes from'} ${visible(p.real)}`);
   const outside = paths.filter((p) => !p.inside && !p.viaLink).map((p) => `\n  ${visible(p.real)} is outside the workspace`);
-  return text + links.join('') + outside.join('');
+  return text + links.join('') + outside.join('') + notes.map((n) => `\n  ${visible(n)}`).join('');
 }
 
 function describeCall(agent: string, tool: string, args: unknown, cwd: string): string {
@@ -37,6 +37,12 @@ function describeCall(agent: string, tool: string, args: unknown, cwd: string): 
       if (str(a.path) !== undefined) {
         const size = str(a.content) !== undefined ? ` (${(a.content as string).length} characters)` : '';
         return `Write the file ${visible(a.path as string)}${size}, relative to ${cwd}`;
+      }
+      break;
+    case 'edit_file':
+      if (str(a.path) !== undefined && Array.isArray(a.edits)) {
+        const n = a.edits.length;
+        return `Edit the file ${visible(a.path as string)} (${n} search/replace block${n === 1 ? '' : 's'}), relative to ${cwd}`;
       }
       break;
     case 'switch_agent':

@@ -93,22 +93,56 @@ function load(file) {
 }
 
 // ---- the ctx mirror ----
-function grants(declared, wanted) {
+// The same rules as src/core/cores/capabilities.ts (grants); the host checks again when it applies an operation.
+function grantsOne(declared, wanted) {
   if (declared.includes(wanted)) return true;
   const colon = wanted.indexOf(':');
-  if (colon !== -1 && declared.includes(wanted.slice(0, colon) + ':*')) return true;
-  if (wanted.endsWith('.read') && declared.includes(wanted.slice(0, -5) + '.write')) return true;
-  if (wanted.startsWith('skill.activate:') && declared.includes('skill.activate')) return true;
+  const family = colon === -1 ? wanted : wanted.slice(0, colon);
+  if (colon !== -1 && family !== 'secret.bind' && declared.includes(family + ':*')) return true;
+  if (colon !== -1 && family.startsWith('state.') && declared.includes(family)) return true;
+  if (family.startsWith('state.') && family.endsWith('.read')) {
+    const write = family.slice(0, -5) + '.write';
+    if (grantsOne(declared, colon === -1 ? write : write + wanted.slice(colon))) return true;
+  }
+  if (family === 'skill.activate' && declared.includes('skill.activate')) return true;
+  return false;
+}
+function grants(declared, wanted) {
+  if (grantsOne(declared, wanted)) return true;
+  if (wanted === 'network.fetch' && declared.includes('network')) return true;
+  if (wanted === 'network' && grantsOne(declared, 'network.fetch')) return true;
   return false;
 }
 const copy = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+// As Pepe's own ctx: a result must be JSON data (JSON.stringify would turn NaN into null, a Map into {}).
+function strictJson(v, at) {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
+  if (typeof v === 'number') { if (!Number.isFinite(v)) throw new TypeError('ctx.result.set: ' + at + ' is ' + String(v) + ', which is not JSON (numbers must be finite)'); return; }
+  if (typeof v !== 'object') throw new TypeError('ctx.result.set: ' + at + ' is a ' + typeof v + ', which is not JSON');
+  if (Array.isArray(v)) { for (let i = 0; i < v.length; i++) { if (v[i] === undefined) throw new TypeError('ctx.result.set: ' + at + '[' + i + '] is undefined, which is not JSON (use null)'); strictJson(v[i], at + '[' + i + ']'); } return; }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw new TypeError('ctx.result.set: ' + at + ' is a ' + ((v.constructor && v.constructor.name) || 'non-plain object') + ', which is not JSON (use a plain object or a list)');
+  for (const [k, item] of Object.entries(v)) {
+    if (item === undefined) throw new TypeError('ctx.result.set: ' + at + '.' + k + ' is undefined, which is not JSON (use null)');
+    strictJson(item, at + '.' + k);
+  }
+}
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const blank = (t) => typeof t === 'string' && t.trim() === '';
 
 function makeCtx(id, d, signal) {
   let done = false;
   const alive = () => { if (done || signal.aborted) throw new Error(d.phase + ' slot "' + d.slotId + '" was stopped; its ctx can no longer be used'); };
+  const known = (cap) => {
+    const colon = cap.indexOf(':');
+    return colon === -1 ? d.vocabulary.plain.includes(cap) : d.vocabulary.named.includes(cap.slice(0, colon));
+  };
   const need = (cap) => {
     alive();
-    if (!grants(d.capabilities, cap)) throw new Error(d.phase + ' slot "' + d.slotId + '" needs the capability "' + cap + '": add it to "capabilities:" in ' + d.manifestFile);
+    if (grants(d.capabilities, cap)) return;
+    throw new Error(d.phase + ' slot "' + d.slotId + '" needs the capability "' + cap + '": ' + (known(cap)
+      ? 'add it to "capabilities:" in ' + d.manifestFile + " (or grant it under capabilities.defaults in the core's agent.yaml)"
+      : 'it is not a capability Pepe knows, so no slot.yaml can grant it'));
   };
   const op = (p, args) => { alive(); send({ type: 'event', id, event: { type: 'op', path: p, args: copy(args) } }); };
   const rpc = (p, args) => new Promise((resolve, reject) => {
@@ -121,7 +155,8 @@ function makeCtx(id, d, signal) {
     for (const name of names) Object.defineProperty(ctx, name, { enumerable: false, get() { throw new Error('ctx.' + name + ' is not available ' + why); } });
   };
   const ctx = {
-    sessionId: d.sessionId, slotId: d.slotId, slotPath: d.slotPath, phase: d.phase, group: d.group, workspace: d.workspace, signal,
+    sessionId: d.sessionId, slotId: d.slotId, slotPath: d.slotPath, slotDir: d.slotDir, coreId: d.coreId, coreRevision: d.coreRevision,
+    phase: d.phase, group: d.group, workspace: d.workspace, signal,
     capability: {
       can: (cap) => { alive(); return typeof cap === 'string' && grants(d.capabilities, cap); },
       require: (cap) => { need(String(cap)); },
@@ -134,14 +169,14 @@ function makeCtx(id, d, signal) {
   }
   const store = (scope) => {
     const data = copy(d.state[scope] || {});
-    const read = () => need('state.' + scope + '.read');
+    const read = (key) => need('state.' + scope + '.read' + (key === undefined ? '' : ':' + key));
     const write = (key, value) => {
-      need('state.' + scope + '.write');
+      need('state.' + scope + '.write:' + key);
       // As in Pepe's own ctx: undefined is not JSON (and would arrive as null otherwise).
       if (value === undefined) throw new TypeError('state.' + scope + '["' + key + '"]: undefined cannot be stored; use null');
     };
     return {
-      get: (key) => { read(); return copy(data[key]); },
+      get: (key) => { read(String(key)); return copy(data[key]); },
       set: (key, value) => { write(key, value); op('state.' + scope + '.set', [key, value]); data[key] = copy(value); },
       merge: (key, value) => { write(key, value); op('state.' + scope + '.merge', [key, value]); data[key] = Object.assign({}, data[key] || {}, copy(value)); },
       append: (key, value) => { write(key, value); op('state.' + scope + '.append', [key, value]); data[key] = (data[key] || []).concat([copy(value)]); },
@@ -153,11 +188,12 @@ function makeCtx(id, d, signal) {
     turn: copy(d.turn),
     history: {
       recentMessages: (limit = 20, options) => {
-        need('history.read');
-        if (!Number.isInteger(limit) || limit < 0) throw new TypeError('ctx.history.recentMessages: limit must be a whole number ≥ 0');
-        const roles = options && options.roles;
-        const picked = d.history.filter((m) => !roles || roles.includes(m.role));
-        return copy(limit === 0 ? [] : picked.slice(-limit));
+        alive();
+        if (typeof limit !== 'number' || Number.isNaN(limit)) throw new TypeError('ctx.history.recentMessages: limit must be a number');
+        if (limit <= 0) return [];
+        const roles = (options && options.roles) || ['user', 'assistant', 'tool'];
+        const picked = d.history.filter((m) => roles.includes(m.role));
+        return copy(picked.slice(-Math.floor(limit)));
       },
     },
     state: { session: store('session'), core: store('core') },
@@ -167,16 +203,29 @@ function makeCtx(id, d, signal) {
       spawn: (agent, text, options) => {
         const handle = 'spawn-' + nextRpc++;
         op('agents.spawn', [agent, text, options, handle]);
-        return { taskId: handle, agent, wait: () => rpc('agents.wait', [handle]) };
+        return { taskId: handle, agent, status: 'running', wait: () => rpc('agents.wait', [handle]) };
       },
     },
     result: {
       get value() { alive(); return copy(result); },
-      set: (value) => { op('result.set', [value]); result = copy(value === undefined ? null : value); },
+      set: (value) => {
+        alive();
+        const v = value === undefined ? null : value;
+        strictJson(v, 'the value');
+        op('result.set', [v]);
+        result = isObj(result) && isObj(v) ? Object.assign({}, result, copy(v)) : copy(v);
+      },
     },
   });
   if (d.phase === 'input') {
-    ctx.input = { rawText: d.rawText, addContext: (t, options) => op('input.addContext', [t, options]) };
+    ctx.input = {
+      rawText: d.rawText,
+      attachments: copy(d.attachments || []),
+      addContext: (t, options) => op('input.addContext', [t, options]),
+      sendText: (t, options) => op('input.sendText', [t, options]),
+      progress: (t) => op('input.progress', [t]),
+      notice: (t) => op('input.notice', [t]),
+    };
     ctx.skills = { activate: (name) => rpc('skills.activate', [name]) };
     unavailable(ctx, ['output', 'bootstrap'], 'to input slots');
   } else {
@@ -216,10 +265,15 @@ async function call(msg) {
     if (!fn) throw new Error(errors[key] || 'slot ' + key + ' did not load in the core process');
     const made = makeCtx(id, desc, ac.signal);
     end = made.end;
-    await fn(made.ctx);
-    send({ type: 'result', id, ok: true, value: null });
+    const returned = await fn(made.ctx);
+    // Only the fact is sent back: the host says the value was ignored.
+    send({ type: 'result', id, ok: true, value: returned === undefined || returned === null ? null : { returned: Array.isArray(returned) ? 'array' : typeof returned } });
   } catch (e) {
-    send({ type: 'result', id, ok: false, kind: 'error', message: describe(e) });
+    // Where in the slot's module it was thrown (lines survive transpiling), after a NUL for the host to split off.
+    const s = msg.args && init.slots[msg.args[0]];
+    const stack = e && typeof e === 'object' && typeof e.stack === 'string' ? e.stack : '';
+    const at = s ? stack.split('\n').map((l) => l.indexOf(s.file + ':') === -1 ? null : l.slice(l.indexOf(s.file + ':') + s.file.length + 1).split(':')[0]).find((l) => l && /^\d+$/.test(l)) : null;
+    send({ type: 'result', id, ok: false, kind: 'error', message: describe(e) + (at ? '\u0000' + s.file + ':' + at : '') });
   } finally {
     end();
     aborts.delete(id);

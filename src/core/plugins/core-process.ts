@@ -3,6 +3,8 @@ import { basename, join } from 'node:path';
 import { sandboxPolicy } from '../sandbox/index.js';
 import { homedir } from 'node:os';
 import { PluginCallError } from './call-error.js';
+import { NAMED_CAPABILITIES, PLAIN_CAPABILITIES } from '../cores/capabilities.js';
+import { RemoteReturn } from '../cores/loaded-core.js';
 import { CORE_HOST_SOURCE } from './core-host-source.js';
 import { PluginHostProcess } from './host-process.js';
 import { confinedLauncher, osConfiner, pluginEnv, type PluginConfiner } from './sandboxing.js';
@@ -34,6 +36,9 @@ type CoreOp = { type: 'op'; path: string; args: unknown[] } | { type: 'rpc'; rpc
 const OPS = new Set([
   'bootstrap.add',
   'input.addContext',
+  'input.sendText',
+  'input.progress',
+  'input.notice',
   'output.sendText',
   'output.progress',
   'output.notice',
@@ -96,11 +101,12 @@ export class CoreProcess {
   }
 
   /** The entrypoint the runner calls for one slot: runs it in the core process against `ctx`. */
-  entry(key: string, manifest: { capabilities: string[]; manifestFile: string }): (ctx: AnyCtx) => Promise<void> {
+  entry(key: string, manifest: { capabilities: string[]; manifestFile: string }): (ctx: AnyCtx) => Promise<unknown> {
     return (ctx) => this.run(key, ctx, manifest);
   }
 
-  private async run(key: string, ctx: AnyCtx, manifest: { capabilities: string[]; manifestFile: string }): Promise<void> {
+  /** Resolves to a stand-in for what the module returned (so the runner can say it was ignored), or undefined. */
+  private async run(key: string, ctx: AnyCtx, manifest: { capabilities: string[]; manifestFile: string }): Promise<unknown> {
     const host = this.hostFor(key);
     const spawned = new Map<string, { wait(): Promise<unknown> }>();
     let callId: number | null = null;
@@ -151,10 +157,16 @@ export class CoreProcess {
     try {
       // The runner's signal (its timeout_seconds, a cancel) ends the process at once.
       const call = host.call('runSlot', [key, desc], 2 ** 31 - 1, { harness: { onEvent: apply, signal: ctx.signal }, killOnAbort: true, onId: (id) => (callId = id) });
-      await Promise.race([call, failed]);
+      const value = (await Promise.race([call, failed])) as { returned?: string } | null;
+      return value && typeof value === 'object' && typeof value.returned === 'string' ? new RemoteReturn(value.returned.slice(0, 20)) : undefined;
     } catch (e) {
       if (failure) throw failure;
-      throw e instanceof PluginCallError ? new Error(e.detail) : e;
+      if (!(e instanceof PluginCallError)) throw e;
+      // The module's file:line comes after a NUL: kept in the stack (the runner reports it), not in the message.
+      const [detail, where] = e.detail.split('\u0000');
+      const err = new Error(detail);
+      if (where) err.stack = `Error: ${detail}\n    at ${where}`;
+      throw err;
     }
   }
 
@@ -179,6 +191,10 @@ function describeCtx(ctx: AnyCtx, manifest: { capabilities: string[]; manifestFi
     sessionId: ctx.sessionId,
     slotId: ctx.slotId,
     slotPath: ctx.slotPath,
+    slotDir: ctx.slotDir,
+    coreId: ctx.coreId,
+    coreRevision: ctx.coreRevision,
+    vocabulary: { plain: PLAIN_CAPABILITIES, named: NAMED_CAPABILITIES },
     phase: ctx.phase,
     group: ctx.group,
     workspace: ctx.workspace,
@@ -187,13 +203,26 @@ function describeCtx(ctx: AnyCtx, manifest: { capabilities: string[]; manifestFi
   };
   if (ctx.phase === 'bootstrap') return desc;
   desc.turn = ctx.turn;
-  desc.history = can('history.read') ? ctx.history.recentMessages(Number.MAX_SAFE_INTEGER) : [];
-  desc.state = {
-    session: can('state.session.read') ? ctx.state.session.snapshot() : {},
-    core: can('state.core.read') ? ctx.state.core.snapshot() : {},
+  desc.history = ctx.history.recentMessages(Number.MAX_SAFE_INTEGER);
+  // A grant for some keys only (state.session.read:counter) copies just those keys.
+  const scopeState = (scope: 'session' | 'core') => {
+    if (can(`state.${scope}.read`)) return ctx.state[scope].snapshot();
+    const out: Record<string, unknown> = {};
+    for (const cap of manifest.capabilities) {
+      const m = new RegExp(`^state\\.${scope}\\.(read|write):(.+)$`).exec(cap);
+      if (m && m[2] !== '*' && can(`state.${scope}.read:${m[2]}`)) {
+        const v = ctx.state[scope].get(m[2]);
+        if (v !== undefined) out[m[2]!] = v;
+      }
+    }
+    return out;
   };
+  desc.state = { session: scopeState('session'), core: scopeState('core') };
   desc.result = ctx.result.value;
-  if (ctx.phase === 'input') desc.rawText = ctx.input.rawText;
+  if (ctx.phase === 'input') {
+    desc.rawText = ctx.input.rawText;
+    desc.attachments = ctx.input.attachments;
+  }
   else desc.responseText = ctx.output.responseText;
   return desc;
 }

@@ -1,4 +1,5 @@
 import type { PluginHostProcess } from './host-process.js';
+import { errorMessage } from '../errors.js';
 
 type HarnessEvent = { type: string; [k: string]: unknown };
 
@@ -47,7 +48,7 @@ export function harnessProxy(worker: PluginHostProcess, name: string, deadlineMs
         });
         answer.then(
           (value) => worker.post({ type: 'rpc_result', rpcId, ok: true, value: value ?? null }),
-          (e: unknown) => worker.post({ type: 'rpc_result', rpcId, ok: false, message: e instanceof Error ? e.message : String(e) }),
+          (e: unknown) => worker.post({ type: 'rpc_result', rpcId, ok: false, message: errorMessage(e) }),
         );
       };
       return worker.call('run', [agent, messages], deadlineMs, { harness: { onEvent, signal: opts.signal } });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PluginCallError, type PluginShape } from './call-error.js';
 import { FrameError, FrameReader, MAX_MESSAGE_BYTES, encodeFrame } from './framing.js';
 import { HOST_SOURCE } from './host-source.js';
+import { errorMessage } from '../errors.js';
 
 /** How a plugin host process is started: argv (node and its arguments) → the command to spawn. */
 export type Launcher = (argv: string[]) => Promise<{ file: string; args: string[] }>;
@@ -188,7 +189,7 @@ export class PluginHostProcess {
         try {
           reader.push(chunk);
         } catch (e) {
-          fail(new PluginCallError('malformed', `sent a bad message: ${e instanceof Error ? e.message : String(e)}`));
+          fail(new PluginCallError('malformed', `sent a bad message: ${errorMessage(e)}`));
         }
       });
       channel.on('error', () => undefined);
@@ -292,7 +293,7 @@ export class PluginHostProcess {
       try {
         frame = encodeFrame({ type: 'call', id, fn, args, usageTiers: extra?.usageTiers, harness: extra?.harness ? true : undefined });
       } catch (e) {
-        throw new PluginCallError('error', `arguments cannot be sent: ${e instanceof Error ? e.message : String(e)}`);
+        throw new PluginCallError('error', `arguments cannot be sent: ${errorMessage(e)}`);
       }
       const answer = new Promise<unknown>((resolve, reject) => {
         this.pending.set(id, { resolve, reject, onEvent: extra?.harness?.onEvent });

@@ -52,7 +52,8 @@ function send(message) {
 function sendResult(id, value) {
   let text;
   try {
-    text = JSON.stringify({ type: 'result', id, ok: true, value });
+    // A function that returns nothing (memory's index()) answers null: JSON drops an undefined value.
+    text = JSON.stringify({ type: 'result', id, ok: true, value: value === undefined ? null : value });
   } catch (e) {
     return send({ type: 'result', id, ok: false, kind: 'malformed', message: 'result is not plain data: ' + describe(e) });
   }

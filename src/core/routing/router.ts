@@ -2,7 +2,7 @@ import type { PepeConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
 import type { EventSink, RunTurnOptions, TurnResult } from '../events.js';
 import type { RoutingHooks, ToolOutcome } from '../tools/tool.js';
-import { canMessage } from './route-graph.js';
+import { canMessage, canonicalAgent, crossesProjects } from './route-graph.js';
 
 export const DEFAULT_MAX_HOPS = 5;
 
@@ -29,13 +29,22 @@ export function routingFor(
 ): RunRouting {
   let switchTo: string | undefined;
   const refuse = (content: string): ToolOutcome => ({ content, isError: true });
+  // Discreet (as upstream Pepe): the model learns only that it cannot reach that name, never
+  // whether the agent exists, which project it is in, or which routes the caller does have.
+  const unavailable = (name: string, what: string) => refuse(`refused: "${name}" is not available to ${run.agent}; it cannot ${what}.`);
+  /** The canonical name of a reachable agent, or null. */
+  const reachable = (config: PepeConfig, name: string): string | null => {
+    const to = canonicalAgent(config, name);
+    return to && canMessage(config, run.agent, to) ? to : null;
+  };
   let calls = 0;
 
   const hooks: RoutingHooks = {
-    async sendToAgent(to, message) {
+    async sendToAgent(name, message) {
       const config = deps.config();
       const { agent, chain } = run;
-      if (!config.agents?.[to] || !canMessage(config, agent, to)) return refuse(`refused: ${agent} has no route to "${to}", so it cannot message it.`);
+      const to = reachable(config, name);
+      if (!to) return unavailable(name, 'message it');
       if (chain.includes(to)) return refuse(`refused: ${to} is already in this chain (${chain.join(' → ')}); calling it again would be a cycle.`);
       const maxHops = config.limits?.max_hops ?? DEFAULT_MAX_HOPS;
       const hops = chain.length; // calling `to` makes the chain one agent longer: hops = agents - 1
@@ -57,15 +66,23 @@ export function routingFor(
       return { content, isError: failed, untrusted: result.tookInOutsideContent };
     },
 
-    async switchAgent(target) {
+    async switchAgent(name) {
       const config = deps.config();
-      if (!config.agents?.[target] || !canMessage(config, run.agent, target)) return refuse(`refused: ${run.agent} has no route to "${target}", so it cannot hand the conversation to it.`);
+      const target = reachable(config, name);
+      if (!target) return unavailable(name, 'hand the conversation to it');
       if (run.chain.length > 1) return refuse('refused: a consulted agent cannot hand over a conversation it does not own; answer the caller instead.');
       switchTo = target;
       return { content: `Done: from the next message, ${target} answers in a new session. Tell the user you are connecting them now.` };
     },
 
-    async setRoute(from, to, action) {
+    async setRoute(fromName, toName, action) {
+      const config = deps.config();
+      // The names as configured (models write "Billing" for "billing").
+      const from = canonicalAgent(config, fromName);
+      const to = canonicalAgent(config, toName);
+      // Discreet like the other refusals: the model learns no agent's existence or project from it.
+      if (action === 'allow' && (!from || !to || crossesProjects(config, from, to))) return refuse(`refused: no route from "${fromName}" to "${toName}" can be opened from here.`);
+      if (!from || !to) return { content: `there was no route ${fromName} → ${toName}` };
       try {
         if (action === 'allow') {
           const added = await deps.routeAdd(from, to);

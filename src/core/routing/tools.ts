@@ -32,8 +32,8 @@ export const switchAgent = defineTool({
 /** Spec 6.4: change routes in conversation (always asks the user first). */
 export const setRoute = defineTool({
   name: 'set_route',
-  description: 'Allow or deny a directed route between agents ("from" may message "to"). "from" defaults to you. Always asks the user first.',
-  input: z.object({ from: z.string().min(1).optional(), to: z.string().min(1), action: z.enum(['allow', 'deny']) }),
+  description: 'Allow or deny a directed route between agents ("from" may message "to"). "from" defaults to you, "action" to allow. Always asks the user first.',
+  input: z.object({ from: z.string().min(1).optional(), to: z.string().min(1), action: z.enum(['allow', 'deny']).default('allow') }),
   async execute({ from, to, action }, ctx) {
     if (!ctx.routing) return { content: 'set_route is not available here', isError: true };
     return ctx.routing.setRoute(from ?? ctx.agent, to, action);
@@ -46,6 +46,6 @@ export const ROUTING_TOOLS = [sendToAgent, switchAgent, setRoute];
 export const MANAGE_ROUTING_SKILL = [
   'Skill: manage-routing.',
   'Routes say which agent may message which. They are directed: a route A → B lets A consult B with send_to_agent (or hand over with switch_agent); it opens nothing from B back to A.',
-  'Use set_route {from?, to, action: "allow" | "deny"} to add or remove one route ("from" defaults to you). Every set_route call goes through the permission barrier: the user sees it and decides; a denial writes nothing.',
+  'Use set_route {from?, to, action?: "allow" | "deny"} to add or remove one route ("from" defaults to you, "action" to allow). Every set_route call goes through the permission barrier: the user sees it and decides; a denial writes nothing.',
   'Ask for the narrowest route that does the job, and never a reverse route just to get an answer back: the answer to send_to_agent already comes back to the caller.',
 ].join('\n');

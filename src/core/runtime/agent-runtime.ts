@@ -9,20 +9,26 @@ import type { EventLog } from '../log.js';
 import type { Message } from '../messages.js';
 import type { CreateProviderOptions } from '../models/factory.js';
 import type { PepePaths } from '../paths.js';
-import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
+import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
+import { canMessage } from '../routing/route-graph.js';
 import { routingFor } from '../routing/router.js';
 import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';
 import { modelRef, staticChain } from '../slots/builtin/model-select.js';
 import type { ModelRef } from '../slots/contracts.js';
 import type { SlotService } from '../slots/slot-service.js';
+import { turnCheckpointer } from '../checkpoints/turn-checkpoint.js';
+import { withAttachments } from '../context-attachments.js';
 import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
-import type { Tool, ToolContext } from '../tools/tool.js';
+import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
+import type { McpManager } from '../mcp/manager.js';
 import { logRecord, toTurnEvent } from './barrier-events.js';
 import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';
-import { followUpMessage, type FollowUpItem } from './follow-up.js';
+import { carriedFrom, followUpMessage, RAN_SCOPE_PREFIX, toldRan, type FollowUpItem } from './follow-up.js';
 import { invokeTool, type InvokeEnv, type ToolCallRequest } from './invoke-tool.js';
 import { LruMap } from './lru-map.js';
+import { onePromptAtATime } from './one-prompt.js';
+import { isWithin, promptTimeout, switchNotice } from './turn-helpers.js';
 import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import type { UsageLedger } from './usage.js';
@@ -53,12 +59,19 @@ export interface RuntimeDeps {
   prompter: Prompter | null;
   workspace: string;
   tools?: ToolRegistry;
+  /** MCP servers' tools, per agent (its `mcp` selection); started on first use, kept across turns. */
+  mcp?: Pick<McpManager, 'toolsFor' | 'preApproved' | 'dispose'>;
   providerOptions?: CreateProviderOptions;
   /** Workspace Trust (spec 7): when false, agent cores run only base_input/base_output. */
   trusted: () => boolean;
+  /** The surface's way to write files (VS Code documents); absent: the file tools write to disk. */
+  writeFile?: import('../tools/tool.js').FileWriter;
 }
 
 export type RuntimeTurnResult = TurnResult & { coreResult?: JsonValue | null };
+
+/** Runs a parked call a person approved, as approved (the tool invoker's replay path). */
+type Replay = (parked: ApprovedCall) => Promise<ToolOutcome & { ran: boolean }>;
 
 /** Everything `prepare` settles before the turn's work starts. */
 interface PreparedTurn {
@@ -82,6 +95,8 @@ interface PreparedTurn {
   /** The user's text, after the results of parked calls resolved since the last turn. */
   rawText: string;
   followUp: FollowUpItem[] | null;
+  /** Told to the person once the turn starts (an MCP server that could not start: the turn goes on without it). */
+  notices: string[];
 }
 
 interface TurnOutcome {
@@ -103,6 +118,9 @@ export const MAX_SESSION_BARRIERS = 64;
 function narrowTools(tools: Tool<any>[], selection: ToolSelection): Tool<any>[] {
   if (selection === 'all') return tools;
   if (selection === 'none') return [];
+  // A name the child does not have is a mistake in the calling slot, not something to drop silently.
+  const unknown = selection.only.filter((name) => !tools.some((t) => t.name === name));
+  if (unknown.length) throw new UsageError(`tools names ${unknown.map((n) => `"${n}"`).join(', ')}, which the child agent does not have (it has: ${tools.map((t) => t.name).join(', ') || 'no tools'})`);
   return tools.filter((t) => selection.only.includes(t.name));
 }
 
@@ -127,9 +145,17 @@ export class AgentRuntime {
   /** One barrier per session: it holds the session's "allow for this session" grants. */
   private readonly barriers = new LruMap<string, { barrier: PermissionBarrier; sink: { emit: EventSink } }>(MAX_SESSION_BARRIERS);
 
+  /** The surface's prompter, one question at a time across concurrent calls and sessions. */
+  private get serialPrompter(): Prompter {
+    this.oneAtATime ??= onePromptAtATime(this.deps.prompter!);
+    return this.oneAtATime;
+  }
+  private oneAtATime: Prompter | null = null;
+
   /** Ends what the runtime started that outlives a turn (agent-core module processes). */
   dispose(): void {
     this.cores.dispose();
+    void this.deps.mcp?.dispose();
   }
 
   constructor(private readonly deps: RuntimeDeps) {
@@ -144,6 +170,7 @@ export class AgentRuntime {
     } finally {
       turn.emit({ type: 'turn_start', path: turn.chain, agent: opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, model: models[0]?.id ?? null });
       if (turn.followUp) turn.emit({ type: 'approval_followup', path: turn.chain, items: turn.followUp });
+      for (const message of turn.notices) turn.emit({ type: 'error', path: turn.chain, message, recoverable: true });
     }
     try {
       const outcome = await this.run(turn, models);
@@ -156,7 +183,25 @@ export class AgentRuntime {
   }
 
   /** The agent, its session and everything a tool call of this turn goes through. */
-  private async prepare(opts: RunTurnOptions): Promise<PreparedTurn> {
+  /**
+   * Runs a parked call a person just approved, now, exactly as its follow-up would (the tool
+   * invoker's replay path, in the call's session and directory), and keeps what happened for that
+   * session's next turn, which tells the model once.
+   */
+  async runApprovedNow(call: ApprovedCall): Promise<ToolOutcome & { ran: boolean }> {
+    if (!call.sessionId) throw new UsageError(`the parked call ${call.id} has no session to run in`);
+    // Where it was parked, not wherever this host happens to run (`pepe approvals approve` from any directory).
+    const workspace = isWithin(this.deps.workspace, call.cwd) ? this.deps.workspace : call.cwd;
+    const { replay } = await this.prepare({ agent: call.agent, text: '', sessionId: call.sessionId, personPresent: false }, { replayOnly: true, workspace });
+    const result = await replay(call);
+    this.deps.sessions.appendState(call.agent, call.sessionId, `${RAN_SCOPE_PREFIX}${call.id}`, toldRan(call, result));
+    return result;
+  }
+
+  /** With `replayOnly`, only what a parked call's replay needs (no follow-up is taken). */
+  private async prepare(opts: RunTurnOptions, prep: { replayOnly: true; workspace?: string }): Promise<{ replay: Replay }>;
+  private async prepare(opts: RunTurnOptions, prep?: { workspace?: string }): Promise<PreparedTurn>;
+  private async prepare(opts: RunTurnOptions, prep: { replayOnly?: boolean; workspace?: string } = {}): Promise<PreparedTurn | { replay: Replay }> {
     const { sessions } = this.deps;
     const config = this.deps.config();
     const agentConfig = config.agents?.[opts.agent];
@@ -183,12 +228,16 @@ export class AgentRuntime {
       { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
       { agent: opts.agent, chain, signal, emit, personPresent, permissions: run },
     );
+    // MCP tools only where the workspace is trusted (a local server runs code); a server that fails is named, the turn goes on.
+    const mcp = this.deps.mcp && this.deps.trusted() ? await this.deps.mcp.toolsFor(agentConfig, signal) : { tools: [], problems: [] };
+    const agentTools = [...this.tools.visibleTo(agentConfig), ...mcp.tools];
     const toolContext: ToolContext = {
       agent: opts.agent,
-      agentConfig,
+      // The barrier reads auto_approve here: a person's per-server pre-approval of read-only MCP tools joins it.
+      agentConfig: this.deps.mcp ? this.deps.mcp.preApproved(agentConfig, mcp.tools) : agentConfig,
       chain,
       sessionId: id,
-      workspace: this.deps.workspace,
+      workspace: prep.workspace ?? this.deps.workspace,
       config,
       env: this.deps.env,
       paths: this.deps.paths,
@@ -200,18 +249,25 @@ export class AgentRuntime {
       markOutsideContent: (source) => markOutsideContent(run, source),
       outsideContent: () => (run.tookInOutsideContent ? run.outsideContentSources : []),
       workspaceTrusted: this.deps.trusted(),
+      ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
+      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace: prep.workspace ?? this.deps.workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
     const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent) };
 
     // Parked calls a person resolved since the last turn come back first (spec 5.4), and run
     // only where they were approved.
-    const visible = new Map(this.tools.visibleTo(agentConfig).map((t) => [t.name, t]));
-    const followUp = await followUpMessage(this.deps.pending, this.tools, opts.agent, id, async (parked) => {
+    const visible = new Map(agentTools.map((t) => [t.name, t]));
+    const replay: Replay = async (parked) => {
       const approved = { cwd: parked.cwd, ...(parked.facts ? { facts: parked.facts } : {}), risks: (parked.riskHints ?? []).map((h) => h.kind) };
       const r = await invokeTool(visible, { id: parked.toolCallId ?? parked.id, name: parked.tool, arguments: parked.args }, invokeEnv, { approved });
       return { ...r, ran: r.stage === 'ran' };
-    });
+    };
+    if (prep.replayOnly) return { replay };
+    // Calls approved and run between turns are told once, with the ones resolved since.
+    const carried = carriedFrom(session.state);
+    const followUp = await followUpMessage(this.deps.pending, this.tools, opts.agent, id, replay, carried.map((c) => c.told));
+    for (const c of carried) sessions.appendState(opts.agent, id, c.scope, null);
     return {
       opts,
       config,
@@ -226,12 +282,13 @@ export class AgentRuntime {
       personPresent,
       run,
       barrier,
-      tools: narrowTools(this.tools.visibleTo(agentConfig), opts.child?.tools ?? 'all'),
+      tools: narrowTools(agentTools, opts.child?.tools ?? 'all'),
       toolContext,
       invokeEnv,
       switchTo: () => routing.switchTo(),
-      rawText: followUp ? `${followUp.text}\n\n${opts.text}` : opts.text,
+      rawText: withAttachments(followUp ? `${followUp.text}\n\n${opts.text}` : opts.text, opts.attachments),
       followUp: followUp?.items ?? null,
+      notices: mcp.problems,
     };
   }
 
@@ -247,7 +304,7 @@ export class AgentRuntime {
           agent: opts.agent, agentConfig, sessionId: turn.sessionId, workspace: this.deps.workspace, chain: path,
           invoke: (call: ToolCallRequest) => invokeTool(byName, call, turn.invokeEnv), sessions: this.deps.sessions,
           sessionState: session.state, coreStateFile: join(this.deps.paths.agents, opts.agent, 'core-state.json'), personPresent: turn.personPresent, signal, emit,
-          run: turn.run, runTurn: (o) => this.runTurn(o),
+          run: turn.run, runTurn: (o) => this.runTurn(o), log: (r) => this.deps.log.write(r),
         })
       : null;
 
@@ -299,7 +356,7 @@ export class AgentRuntime {
         sandbox: turn.invokeEnv.sandbox,
         toolContext: turn.toolContext,
         slots: this.deps.slots,
-        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null },
+        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId },
         maxSteps: turn.config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
         signal,
         emit,
@@ -323,7 +380,13 @@ export class AgentRuntime {
   }
 
   /** turn_end for the surface, and the result for the caller. */
-  private finish(turn: PreparedTurn, outcome: TurnOutcome, switchTo: string | undefined): RuntimeTurnResult {
+  private finish(turn: PreparedTurn, outcome: TurnOutcome, requested: string | undefined): RuntimeTurnResult {
+    // The target may have been removed while this turn ran: the conversation stays here, and says so.
+    let switchTo = requested;
+    if (requested && !this.deps.config().agents?.[requested]) {
+      switchTo = undefined;
+      turn.emit({ type: 'error', path: turn.chain, message: switchNotice(requested, turn.opts.agent), recoverable: true });
+    }
     const extra = { ...(outcome.error ? { error: outcome.error } : {}), ...(switchTo ? { switchTo } : {}) };
     const base = { agent: turn.opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, content: outcome.content, status: outcome.status, ...extra };
     turn.emit({ type: 'turn_end', path: turn.chain, ...base });
@@ -333,7 +396,7 @@ export class AgentRuntime {
   private systemMessages(agent: string, agentConfig: AgentConfig, config: PepeConfig): Message[] {
     const parts = [agentConfig.system_prompt ?? `You are ${agent}, an AI agent running in Pepe. Use your tools when they help; answer concisely.`];
     const visible = new Set(this.tools.visibleTo(agentConfig).map((t) => t.name));
-    const targets = (agentConfig.can_message ?? []).filter((t) => config.agents?.[t]);
+    const targets = (agentConfig.can_message ?? []).filter((t) => canMessage(config, agent, t));
     if (visible.has('send_to_agent') && targets.length) parts.push(`You may consult these agents with send_to_agent: ${targets.join(', ')}.`);
     if (visible.has('set_route')) parts.push(MANAGE_ROUTING_SKILL);
     return [{ role: 'system', content: parts.join('\n\n') }];
@@ -352,7 +415,9 @@ export class AgentRuntime {
     if (!entry) {
       const sink = { emit };
       const barrier = new PermissionBarrier({
-        prompter: personPresent ? this.deps.prompter : null,
+        prompter: personPresent && this.deps.prompter ? this.serialPrompter : null,
+        // Unanswered this long, a prompt is neither consent nor refusal: the call is parked.
+        ...promptTimeout(this.deps.config()),
         pending: this.deps.pending,
         sessionId,
         persistAlwaysAllow: (agent, tool) => this.deps.allowAlways(agent, tool),

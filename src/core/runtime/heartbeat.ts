@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
@@ -14,10 +14,34 @@ export interface HeartbeatDeps {
   slots: Pick<SlotService, 'heartbeatAllowed'>;
   run: (opts: RunTurnOptions) => Promise<TurnResult>;
   sessions: Pick<SessionStore, 'delete' | 'rename'>;
+  /** `$PEPE_HOME/agents`: where each agent's HEARTBEAT.md (its standing instructions) lives. */
+  agentsDir?: string;
 }
 
 export const HEARTBEAT_OK = 'HEARTBEAT_OK';
 const DEFAULT_PROMPT = `Heartbeat: check whether anything needs your attention. If nothing does, answer exactly ${HEARTBEAT_OK}.`;
+
+/** HEARTBEAT.md beyond this many characters is cut (it is read on every pulse, into the prompt). */
+export const MAX_HEARTBEAT_FILE_CHARS = 16_000;
+
+/**
+ * Is this answer the silence sentinel? Models decorate it: any case, surrounding whitespace,
+ * markdown emphasis or code ticks, quotes, brackets and a trailing period or exclamation mark are
+ * tolerated; any other word makes it a real answer.
+ */
+export function isHeartbeatOk(answer: string): boolean {
+  const core = answer.trim().replace(/^[\s*_`"'“”‘’([{<>]+/u, '').replace(/[\s*_`"'“”‘’)\]}<>.!]+$/u, '');
+  return core.toUpperCase() === HEARTBEAT_OK;
+}
+
+/** The pulse prompt: the configured (or default) prompt, then the agent's HEARTBEAT.md if it has one. */
+export function pulsePrompt(agentConfig: AgentConfig, standing: string | null): string {
+  const prompt = agentConfig.heartbeat?.prompt ?? DEFAULT_PROMPT;
+  const text = standing?.trim();
+  if (!text) return prompt;
+  const cut = text.length > MAX_HEARTBEAT_FILE_CHARS ? `${text.slice(0, MAX_HEARTBEAT_FILE_CHARS)}\n[… HEARTBEAT.md cut at ${MAX_HEARTBEAT_FILE_CHARS} characters]` : text;
+  return `${prompt}\n\nYour standing instructions for every heartbeat (HEARTBEAT.md):\n${cut}\n\nIf none of them needs anything from you now, answer exactly ${HEARTBEAT_OK}.`;
+}
 
 export type PulseOutcome =
   | { agent: string; outcome: 'vetoed'; by: string }
@@ -56,6 +80,16 @@ export class Heartbeat {
     }
   }
 
+  /** The agent's HEARTBEAT.md, read on every pulse (it may have changed since the last one). */
+  private standingInstructions(agent: string): string | null {
+    if (!this.deps.agentsDir) return null;
+    try {
+      return readFileSync(join(this.deps.agentsDir, agent, 'HEARTBEAT.md'), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
   /** Agents whose static schedule has a pulse due at `now`. */
   due(now: Date = new Date()): { agent: string; config: AgentConfig }[] {
     const last = this.lastPulses();
@@ -82,9 +116,9 @@ export class Heartbeat {
         continue;
       }
       try {
-        const result = await this.deps.run({ agent, text: config.heartbeat?.prompt ?? DEFAULT_PROMPT, personPresent: false, origin: 'heartbeat' });
+        const result = await this.deps.run({ agent, text: pulsePrompt(config, this.standingInstructions(agent)), personPresent: false, origin: 'heartbeat' });
         if (result.status === 'error') outcomes.push({ agent, outcome: 'failed', error: result.error ?? 'error' });
-        else if (result.content.trim() === HEARTBEAT_OK) {
+        else if (isHeartbeatOk(result.content)) {
           this.deps.sessions.delete(agent, result.sessionId);
           outcomes.push({ agent, outcome: 'quiet', sessionId: null });
         } else {

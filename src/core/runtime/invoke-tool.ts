@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
 import type { BarrierOutcome, PermissionBarrier, RiskKind, RunPermissionState } from '../permissions/index.js';
+import { classifyTool } from '../permissions/tool-classes.js';
 import { restrictedRefusal } from '../tools/restricted.js';
 import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
 
@@ -114,6 +115,8 @@ export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: To
   }
 
   const ctx: ToolContext = { ...base, facts, allowNetwork };
+  // The turn's checkpoint, right before its first call that may change files runs.
+  if (base.beforeChange && classifyTool(call.name).kind !== 'free') await base.beforeChange();
   try {
     const r = await tool.execute(parsed.data, ctx);
     return { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, ...(outcome ? { outcome } : {}) };

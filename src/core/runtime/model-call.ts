@@ -23,6 +23,9 @@ export interface ModelCallDeps {
   providerOptions?: CreateProviderOptions;
   agent: string;
   project: string | null;
+  /** Written with each usage record, so a surface can sum a turn's or a session's spend. */
+  sessionId?: string;
+  turnId?: string;
 }
 
 /** A model in the chain that costs money while the project is at `dead` (spec 4.6). */
@@ -87,7 +90,8 @@ export async function callModel(
       continue;
     } finally {
       if (usage.inputTokens || usage.outputTokens) {
-        deps.usage.record({ agent: deps.agent, project: deps.project, model: ref.id, ...usage, costUsd: costUsd(usage, deps.config.models?.[ref.id]?.price) });
+        const ids = { ...(deps.sessionId ? { sessionId: deps.sessionId } : {}), ...(deps.turnId ? { turnId: deps.turnId } : {}) };
+        deps.usage.record({ agent: deps.agent, project: deps.project, model: ref.id, ...usage, costUsd: costUsd(usage, deps.config.models?.[ref.id]?.price), ...ids });
       }
     }
     return answer;

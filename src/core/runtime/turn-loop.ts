@@ -65,6 +65,14 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
   const path = input.chain;
   let messages = [...input.messages];
   const guard = new LoopGuard();
+  // Set when the guard trips while a batch is being started (see below).
+  let tripped = false;
+  const check = guard.check.bind(guard);
+  guard.check = (name, args) => {
+    const message = check(name, args);
+    if (message) tripped = true;
+    return message;
+  };
   let toolsOff = false;
   let callsThisTurn = 0;
   let status: TurnStatus = 'ok';
@@ -117,31 +125,74 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
     if (answer.cancelled) return { content, status: 'cancelled', messages };
     if (!answer.toolCalls.length) return { content, status, messages };
 
-    for (const [index, call] of answer.toolCalls.entries()) {
+    // Independent read-only calls of one message run together (their waits overlap); anything
+    // else runs alone, in order, as a barrier between batches. Results keep the model's order.
+    const concurrent = (call: { name: string; arguments: unknown }) => CONCURRENT_TOOLS.has(call.name) && !!byName.get(call.name)?.input.safeParse(call.arguments).success;
+    for (const batch of batches(answer.toolCalls, concurrent)) {
       if (signal.aborted) {
-        add(toolResult(call, 'not run: the turn was cancelled', true));
+        for (const call of batch) add(toolResult(call, 'not run: the turn was cancelled', true));
         continue;
       }
-      emit({ type: 'tool_call', path, id: call.id, name: call.name, arguments: call.arguments });
-      // Flood bounds: every call still gets a result, the ones over a cap a refusal.
-      const overCap =
-        index >= MAX_TOOL_CALLS_PER_MESSAGE
-          ? `not run: a model message may ask for at most ${MAX_TOOL_CALLS_PER_MESSAGE} tool calls in one message`
-          : callsThisTurn >= MAX_TOOL_CALLS_PER_TURN
-            ? `not run: at most ${MAX_TOOL_CALLS_PER_TURN} tool calls in this turn; answer with what you have`
-            : null;
-      if (!overCap) callsThisTurn++;
-      const result: CallResult = overCap ? { content: overCap, isError: true, untrusted: false } : await runToolCall(input, ctx, byName, guard, call, toolsOff);
-      if (result.stopTools) {
-        toolsOff = true;
-        status = 'loop_guard';
-        emit({ type: 'error', path, message: result.content, recoverable: true });
+      const pending = batch.map((call) => {
+        const index = answer.toolCalls.indexOf(call);
+        emit({ type: 'tool_call', path, id: call.id, name: call.name, arguments: call.arguments });
+        // Flood bounds: every call still gets a result, the ones over a cap a refusal.
+        const overCap =
+          index >= MAX_TOOL_CALLS_PER_MESSAGE
+            ? `not run: a model message may ask for at most ${MAX_TOOL_CALLS_PER_MESSAGE} tool calls in one message`
+            : callsThisTurn >= MAX_TOOL_CALLS_PER_TURN
+              ? `not run: at most ${MAX_TOOL_CALLS_PER_TURN} tool calls in this turn; answer with what you have`
+              : null;
+        if (!overCap) callsThisTurn++;
+        // Started now, in the model's order: the loop guard's check runs before the call's first
+        // await, so a call after one that tripped it is not started (as if run one by one).
+        if (overCap) return Promise.resolve<CallResult>({ content: overCap, isError: true, untrusted: false });
+        const running = runToolCall(input, ctx, byName, guard, call, toolsOff);
+        if (tripped) toolsOff = true;
+        return running;
+      });
+      const results = await Promise.all(pending);
+      for (const [i, call] of batch.entries()) {
+        const result = results[i]!;
+        if (result.stopTools) {
+          tripped = false;
+          toolsOff = true;
+          status = 'loop_guard';
+          emit({ type: 'error', path, message: result.content, recoverable: true });
+        }
+        const message = toolResult(call, result.content, result.isError);
+        add(message);
+        emit({ type: 'tool_result', path, id: call.id, name: call.name, content: result.content, isError: result.isError, untrusted: result.untrusted });
       }
-      const message = toolResult(call, result.content, result.isError);
-      add(message);
-      emit({ type: 'tool_result', path, id: call.id, name: call.name, content: result.content, isError: result.isError, untrusted: result.untrusted });
     }
   }
+}
+
+/**
+ * Tools that only read and never ask a person in the ordinary case: safe to run side by side. A
+ * call the model wrote in one message cannot depend on another call's result of that message.
+ */
+export const CONCURRENT_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_dir', 'memory_search', 'web_search']);
+
+/**
+ * Splits one message's calls into batches: runs of concurrent-safe calls, and every other call
+ * alone. The loop passes a test that also validates the arguments, so a malformed call runs alone
+ * and the loop guard counts it exactly as it would one by one.
+ */
+export function batches<C extends { name: string }>(calls: readonly C[], concurrent: (call: C) => boolean = (c) => CONCURRENT_TOOLS.has(c.name)): C[][] {
+  const out: C[][] = [];
+  let run: C[] = [];
+  for (const call of calls) {
+    if (concurrent(call)) {
+      run.push(call);
+      continue;
+    }
+    if (run.length) out.push(run);
+    run = [];
+    out.push([call]);
+  }
+  if (run.length) out.push(run);
+  return out;
 }
 
 function toolResult(call: { id: string; name: string }, content: string, isError: boolean): ToolMessage {

@@ -12,6 +12,9 @@ export interface UsageRecord {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** The session and turn of the agent whose model call this was (absent in older records). */
+  sessionId?: string;
+  turnId?: string;
 }
 
 export interface ProjectUsage {
@@ -26,11 +29,21 @@ const DEFAULT_THRESHOLDS = { low_compute: 0.75, critical: 0.9, dead: 1.0 };
 
 /** `usage.jsonl`: append-only spend records; tiers computed from them on demand. */
 export class UsageLedger {
+  private readonly listeners = new Set<(r: UsageRecord) => void>();
+
   constructor(private readonly file: string) {}
 
   record(r: Omit<UsageRecord, 'ts'>): void {
+    const entry: UsageRecord = { ts: new Date().toISOString(), ...r };
     mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, JSON.stringify({ ts: new Date().toISOString(), ...r }) + '\n');
+    appendFileSync(this.file, JSON.stringify(entry) + '\n');
+    for (const l of this.listeners) l(entry);
+  }
+
+  /** Told of each record as it is written (the chat sums a turn's tokens and cost). */
+  onRecord(listener: (r: UsageRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   all(): UsageRecord[] {

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { orderedMounts, type ConfinementPolicy } from './policy.js';
 
 /** What the installed bubblewrap supports (set from its version when confinement is detected). */
-const features = { disableUserns: true };
+const features = { disableUserns: true, setenv: false };
 
 /** `bubblewrap 0.8.0` → the options that version knows. */
 export function setBubblewrapVersion(versionText: string): void {
@@ -10,6 +10,12 @@ export function setBubblewrapVersion(versionText: string): void {
   if (!m) return;
   const [major, minor] = [Number(m[1]), Number(m[2])];
   features.disableUserns = major > 0 || minor >= 8;
+  features.setenv = major > 0 || minor >= 5;
+}
+
+/** Whether this bubblewrap takes `--clearenv` and `--setenv` (0.5 and later). */
+export function bubblewrapSetsEnv(): boolean {
+  return features.setenv;
 }
 
 /** Host places that hold live credentials as sockets (agents, container daemons, session buses). */

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { bubblewrapArgs, setBubblewrapVersion } from './bubblewrap.js';
+import { confinementKey, forgetCachedConfinement, readCachedConfinement, writeCachedConfinement } from './detect-cache.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
 /** Whether commands can be confined here, and how (spec 3.5). */
@@ -11,13 +12,25 @@ let cached: Promise<ConfinementStatus> | undefined;
 let bwrapPath: string | undefined;
 
 /**
- * Probes once per process that the backend really runs: the program is there AND a trial
- * confined `true` succeeds (user namespaces may be refused by the kernel, a container or an
- * AppArmor rule). The answer is cached; `resetConfinementCache` is for tests.
+ * Probes that the backend really runs: the program is there AND a trial confined `true` succeeds
+ * (user namespaces may be refused by the kernel, a container or an AppArmor rule). The answer is
+ * kept for this process and, keyed by what decides it, across processes (detect-cache.ts);
+ * `resetConfinementCache` is for tests, `{ fresh: true }` skips the stored answer.
  */
-export function detectConfinement(): Promise<ConfinementStatus> {
-  cached ??= probe();
+export function detectConfinement(options: { fresh?: boolean } = {}): Promise<ConfinementStatus> {
+  if (options.fresh) cached = probe(false);
+  cached ??= probe(true);
   return cached;
+}
+
+/**
+ * A confined start failed in a way the backend reports (its own error, not the command's): the
+ * answer may be stale, so it is dropped here and on disk and the next call probes again. The
+ * failed command is not retried unconfined: it stays an error.
+ */
+export function confinementFailed(): void {
+  cached = undefined;
+  forgetCachedConfinement();
 }
 
 export function resetConfinementCache(): void {
@@ -31,26 +44,45 @@ export function bubblewrapProgram(): string {
   return bwrapPath;
 }
 
-async function probe(): Promise<ConfinementStatus> {
+async function probe(useStored: boolean): Promise<ConfinementStatus> {
   if (process.platform === 'linux') {
     const bwrap = which('bwrap');
     if (!bwrap) return { confined: false, reason: 'bubblewrap (bwrap) is not installed; install the "bubblewrap" package to confine commands' };
     bwrapPath = bwrap;
-    const version = await run(bwrap, ['--version']);
-    setBubblewrapVersion(version.stdout);
-    const policy = { cwd: '/', writable: [], readOnly: [], hidden: [], network: false };
-    const trial = await run(bwrap, bubblewrapArgs(policy, ['/bin/sh', '-c', 'exit 0']));
-    if (trial.ok) return { confined: true, backend: 'bubblewrap' };
-    return { confined: false, reason: `bubblewrap is installed but cannot create its namespaces here (${trial.detail}); user namespaces may be disabled` };
+    return remembered(bwrap, useStored, async () => {
+      const version = (await run(bwrap, ['--version'])).stdout.trim().slice(0, 200);
+      setBubblewrapVersion(version);
+      const policy = { cwd: '/', writable: [], readOnly: [], hidden: [], network: false };
+      const trial = await run(bwrap, bubblewrapArgs(policy, ['/bin/sh', '-c', 'exit 0']));
+      if (trial.ok) return { status: { confined: true, backend: 'bubblewrap' }, version };
+      return { status: { confined: false, reason: `bubblewrap is installed but cannot create its namespaces here (${trial.detail}); user namespaces may be disabled` }, version };
+    });
   }
   if (process.platform === 'darwin') {
     if (!executable(SANDBOX_EXEC)) return { confined: false, reason: `${SANDBOX_EXEC} is missing` };
-    const policy = { cwd: '/', writable: [], readOnly: [], hidden: [], network: false };
-    const trial = await run(SANDBOX_EXEC, seatbeltArgs(policy, ['/usr/bin/true']));
-    if (trial.ok) return { confined: true, backend: 'seatbelt' };
-    return { confined: false, reason: `sandbox-exec refused the profile (${trial.detail})` };
+    return remembered(SANDBOX_EXEC, useStored, async () => {
+      const policy = { cwd: '/', writable: [], readOnly: [], hidden: [], network: false };
+      const trial = await run(SANDBOX_EXEC, seatbeltArgs(policy, ['/usr/bin/true']));
+      if (trial.ok) return { status: { confined: true, backend: 'seatbelt' } };
+      return { status: { confined: false, reason: `sandbox-exec refused the profile (${trial.detail})` } };
+    });
   }
   return { confined: false, reason: `no confinement backend for ${process.platform} (bubblewrap on Linux, Seatbelt on macOS)` };
+}
+
+/** The stored answer for `program` when it still holds, else a trial run (whose answer is stored). */
+async function remembered(program: string, useStored: boolean, trial: () => Promise<{ status: ConfinementStatus; version?: string }>): Promise<ConfinementStatus> {
+  const key = confinementKey(program);
+  if (useStored && key) {
+    const hit = readCachedConfinement(key);
+    if (hit) {
+      if (hit.version !== undefined) setBubblewrapVersion(hit.version);
+      return hit.status;
+    }
+  }
+  const { status, version } = await trial();
+  if (key) writeCachedConfinement({ key, at: Date.now(), status, version });
+  return status;
 }
 
 function run(file: string, args: string[]): Promise<{ ok: boolean; detail: string; stdout: string }> {

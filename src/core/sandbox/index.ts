@@ -3,10 +3,10 @@ import { bubblewrapProgram } from './detect.js';
 import type { ConfinementPolicy } from './policy.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
-export { detectConfinement, resetConfinementCache, type ConfinementStatus } from './detect.js';
+export { confinementFailed, detectConfinement, resetConfinementCache, type ConfinementStatus } from './detect.js';
 export { DEFAULT_MAX_PROCESSES, SECRET_HOME_ENTRIES, sandboxPolicy, type ConfinementPolicy, type SandboxPolicyInput } from './policy.js';
 export { PidsCgroup, processLimitMethod, type ProcessLimitMethod } from './process-limit.js';
-export { bubblewrapArgs } from './bubblewrap.js';
+export { bubblewrapArgs, bubblewrapSetsEnv } from './bubblewrap.js';
 export { seatbeltProfile } from './seatbelt.js';
 
 /**

@@ -23,15 +23,25 @@ export function projectOf(config: PepeConfig, target: ResolveTarget): string | n
   return null;
 }
 
+/**
+ * Slot values that name the built-in rather than a plugin: set at a scope, the built-in answers
+ * for that scope (install-wide it is the same as leaving the slot unset).
+ */
+export const BUILTIN_VALUES: readonly string[] = ['default', 'builtin'];
+
+export function namesBuiltin(value: string): boolean {
+  return BUILTIN_VALUES.includes(value.toLowerCase());
+}
+
 /** Spec 3.3: agent override → project default → install-wide → built-in. */
 export function resolveConfigured(config: PepeConfig, slot: SlotName, target: ResolveTarget = {}): ConfiguredOccupant {
+  const found = (value: string | undefined, scope: SlotScope): ConfiguredOccupant | null =>
+    value ? { slot, configured: namesBuiltin(value) ? null : value, scope: namesBuiltin(value) && scope === 'install' ? null : scope } : null;
   const agent = target.agent ? config.agents?.[target.agent] : undefined;
-  const fromAgent = agent?.slots?.[slot];
-  if (fromAgent) return { slot, configured: fromAgent, scope: 'agent' };
   const project = projectOf(config, target);
-  const fromProject = project ? config.projects?.[project]?.default_slots?.[slot] : undefined;
-  if (fromProject) return { slot, configured: fromProject, scope: 'project' };
-  const fromInstall = config.slots?.[slot];
-  if (fromInstall) return { slot, configured: fromInstall, scope: 'install' };
-  return { slot, configured: null, scope: null };
+  return (
+    found(agent?.slots?.[slot], 'agent') ??
+    found(project ? config.projects?.[project]?.default_slots?.[slot] : undefined, 'project') ??
+    found(config.slots?.[slot], 'install') ?? { slot, configured: null, scope: null }
+  );
 }

@@ -5,11 +5,13 @@ import type { SandboxRunOptions } from './builtin/sandbox.js';
 import { staticChain } from './builtin/model-select.js';
 import { withDeadline } from './deadline.js';
 import { errorMessage } from '../errors.js';
-import type { EventLog } from '../log.js';
+import type { EventLog, LogEntry } from '../log.js';
+import { JsonLinesFile } from '../jsonl.js';
 import type { Message } from '../messages.js';
 import { PluginCallError } from '../plugins/plugin-worker.js';
 import type { PluginInfo, PluginRegistry } from '../plugins/registry.js';
 import { availability } from './availability.js';
+import { builtinUses } from './builtin-uses.js';
 import {
   DEFAULT_DEADLINE_MS,
   FAILURE_POLICY,
@@ -68,8 +70,27 @@ export interface SlotStatus {
   reason: string | null;
   scope: SlotScope | null;
   default: 'builtin';
-  fallbacks: { count: number; lastReason: string | null; lastAt: string | null };
+  /**
+   * Fallbacks recorded since the slot was last set or cleared. `recovered`: the occupant answered
+   * cleanly after the last one (when, in `recoveredAt`).
+   */
+  fallbacks: FallbackRecord;
+  /** What the built-in uses when it answers this row (the web_search backend, the memory files, …); null when a plugin does. */
+  uses: string | null;
 }
+
+export interface FallbackRecord {
+  count: number;
+  lastReason: string | null;
+  lastAt: string | null;
+  recovered: boolean;
+  recoveredAt: string | null;
+}
+
+const SLOT_RECORD_KINDS = new Set(['slot_fallback', 'slot_recovered', 'slot_record_cleared']);
+type SlotLogEntry = Extract<LogEntry, { kind: 'slot_fallback' | 'slot_recovered' | 'slot_record_cleared' }>;
+
+const NO_FALLBACKS: FallbackRecord = { count: 0, lastReason: null, lastAt: null, recovered: false, recoveredAt: null };
 
 /** One slot install-wide, and each project or agent that overrides it (resolved for that scope). */
 export type SlotOverview = SlotStatus & { overrides: { scope: 'project' | 'agent'; name: string; status: SlotStatus }[] };
@@ -83,7 +104,7 @@ export interface SlotServiceDeps {
   /** Spend tier per project, for model_select and heartbeat_interval occupants (spec 4.6). */
   usageTiers?: () => Record<string, string>;
   /** The built-in sandbox's confinement, shown as the sandbox row's status when it answers. */
-  sandboxStatus?: () => Promise<{ confined: true } | { confined: false; reason: string }>;
+  sandboxStatus?: () => Promise<{ confined: true; backend?: string } | { confined: false; reason: string }>;
 }
 
 /**
@@ -129,14 +150,15 @@ export class SlotService {
     const confinement = await this.deps.sandboxStatus?.();
     return (slot, target) => {
       const { configured, scope } = resolveConfigured(this.deps.config(), slot, target);
-      const h = history.get(`${slot}\u0000${configured ?? 'builtin'}`) ?? { count: 0, lastReason: null, lastAt: null };
+      const h = history.get(`${slot}\u0000${configured ?? 'builtin'}`) ?? NO_FALLBACKS;
+      const uses = builtinUses(slot, this.deps.config(), confinement);
       let row: SlotStatus;
-      if (!configured) row = { slot, configured, occupant: 'builtin', status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h };
+      if (!configured) row = { slot, configured, occupant: 'builtin', status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h, uses };
       else {
         const a = availability(slot, configured, plugins);
         row = a.ok
-          ? { slot, configured, occupant: configured, status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h }
-          : { slot, configured, occupant: 'builtin', status: 'default-instead', reason: a.reason, scope, default: 'builtin', fallbacks: h };
+          ? { slot, configured, occupant: configured, status: 'ok', reason: null, scope, default: 'builtin', fallbacks: h, uses: null }
+          : { slot, configured, occupant: 'builtin', status: 'default-instead', reason: a.reason, scope, default: 'builtin', fallbacks: h, uses };
       }
       // The built-in sandbox answering without confinement is said plainly (spec 3.5).
       return row.slot === 'sandbox' && row.occupant === 'builtin' && row.status === 'ok' && confinement && !confinement.confined ? { ...row, status: 'unconfined', reason: confinement.reason } : row;
@@ -144,22 +166,43 @@ export class SlotService {
   }
 
   /** The history below, kept until the log changes (the Slots view asks on every refresh). */
-  private history: { from: readonly unknown[]; counts: Map<string, SlotStatus['fallbacks']> } | null = null;
+  private history: { from: readonly unknown[]; counts: Map<string, FallbackRecord> } | null = null;
+  private slotLines: JsonLinesFile<SlotLogEntry> | null = null;
 
-  /** Count and last reason of recorded fallbacks per slot and occupant. */
-  private fallbackHistory(): Map<string, SlotStatus['fallbacks']> {
-    // readKind() returns the same array until the log file changes; count again only then.
-    const entries = this.deps.log.readKind('slot_fallback');
-    if (this.history?.from === entries) return this.history.counts;
-    const out = new Map<string, SlotStatus['fallbacks']>();
-    for (const e of entries) {
-      if (e.kind !== 'slot_fallback') continue;
+  /**
+   * Per slot and occupant: fallbacks since the slot was last set or cleared, and whether a clean
+   * answer came after the last one. Read from the log, so every process (CLI, extension) agrees.
+   */
+  private fallbackHistory(): Map<string, FallbackRecord> {
+    // The three kinds in the order written (one reader keeps file order; timestamps can tie).
+    // read() returns the same array until the log file changes; count again only then.
+    this.slotLines ??= new JsonLinesFile<SlotLogEntry>(this.deps.log.file, (v) => (SLOT_RECORD_KINDS.has((v as { kind?: string } | null)?.kind ?? '') ? (v as SlotLogEntry) : undefined));
+    const events = this.slotLines.read();
+    if (this.history?.from === events) return this.history.counts;
+    const out = new Map<string, FallbackRecord>();
+    for (const e of events) {
+      if (e.kind === 'slot_record_cleared') {
+        for (const key of [...out.keys()]) if (key.startsWith(`${e.slot}\u0000`)) out.delete(key);
+        continue;
+      }
       const key = `${e.slot}\u0000${e.occupant}`;
-      const prev = out.get(key) ?? { count: 0, lastReason: null, lastAt: null };
-      out.set(key, { count: prev.count + 1, lastReason: `${e.reason}: ${e.detail}`, lastAt: e.ts });
+      const prev = out.get(key) ?? NO_FALLBACKS;
+      if (e.kind === 'slot_recovered') out.set(key, { ...prev, recovered: prev.count > 0, recoveredAt: prev.count > 0 ? e.ts : null });
+      else out.set(key, { count: prev.count + 1, lastReason: `${e.reason}: ${e.detail}`, lastAt: e.ts, recovered: false, recoveredAt: null });
     }
-    this.history = { from: entries, counts: out };
+    this.history = { from: events, counts: out };
     return out;
+  }
+
+  /** After `slot set` or `slot clear`: the slot starts with a clean record. */
+  clearRecord(slot: SlotName, by: 'set' | 'clear'): void {
+    this.deps.log.write({ kind: 'slot_record_cleared', slot, by });
+  }
+
+  /** A clean answer from an occupant whose last recorded call fell back: recorded once, as a recovery. */
+  private noteCleanAnswer(slot: SlotName, occupant: string, agent: string | null): void {
+    const h = this.fallbackHistory().get(`${slot}\u0000${occupant}`);
+    if (h && h.count > 0 && !h.recovered) this.deps.log.write({ kind: 'slot_recovered', slot, occupant, agent });
   }
 
   // ---- the slots, as the runtime calls them ----
@@ -343,6 +386,7 @@ export class SlotService {
         const first = parsed.error.issues[0];
         throw new PluginCallError('malformed', `result does not match the ${slot} contract: ${first ? `${first.path.join('.') || 'result'}: ${first.message}` : 'invalid'}`);
       }
+      this.noteCleanAnswer(slot, configured, target.agent ?? null);
       return { slot, occupant: configured, answeredBy: configured, fallback: null, durationMs: performance.now() - started, result: parsed.data as SlotResult<S> };
     } catch (e) {
       fallback = e instanceof PluginCallError ? { reason: e.reason, detail: e.detail } : { reason: 'error', detail: errorMessage(e) };

@@ -18,7 +18,7 @@ class DeadlineError extends Error {}
  * Runs `work` with a deadline and the turn's cancellation; a late result is dropped. `work` calls
  * `live()` before it changes anything, so a write given up on does not land afterwards.
  */
-async function withDeadline<T>(ctx: ToolContext, work: (live: () => void) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(ctx: ToolContext, work: (live: () => void) => Promise<T>): Promise<T> {
   if (ctx.signal.aborted) throw new DeadlineError('cancelled');
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -39,7 +39,7 @@ async function withDeadline<T>(ctx: ToolContext, work: (live: () => void) => Pro
   }
 }
 
-function failure(e: unknown, what: string, path: string): ToolOutcome {
+export function failure(e: unknown, what: string, path: string): ToolOutcome {
   if (e instanceof ToolRefusal) return { content: `${what} refused: ${e.message}`, isError: true };
   if (e instanceof DeadlineError) return { content: e.message === 'cancelled' ? `${what} ${path}: cancelled` : `${what} ${path}: gave up after ${FILE_DEADLINE_MS / 1000} s`, isError: true };
   return { content: `cannot ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, isError: true };
@@ -155,8 +155,12 @@ export const writeFileTool = defineTool({
           if (info.nlink > 1) throw new ToolRefusal(`${path} has ${info.nlink} hard links: writing it would change the same file under its other names too`);
           const bytes = Buffer.from(content, 'utf8');
           live();
-          await handle.truncate(0);
-          for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+          // A surface with open documents (VS Code) writes through them, after the same checks.
+          if (ctx.writeFile) await ctx.writeFile({ requested: path, real: fact.real, created: !existed, after: bytes });
+          else {
+            await handle.truncate(0);
+            for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+          }
         } finally {
           await handle.close().catch(() => undefined);
         }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentConfig } from '../config/schema.js';
 import type { ToolSpec } from '../models/provider.js';
+import { editFileTool } from './edit-file.js';
 import { listDir, readFileTool, writeFileTool } from './files.js';
 import { memorySearch, remember } from './memory.js';
 import { bash, runScript } from './shell.js';
@@ -8,7 +9,7 @@ import type { Tool } from './tool.js';
 import { webSearch } from './web-search.js';
 
 /** The built-in tools (spec 4.3); routing tools are added by the routing module. */
-export const BUILTIN_TOOLS: Tool<any>[] = [memorySearch, remember, webSearch, bash, runScript, readFileTool, listDir, writeFileTool];
+export const BUILTIN_TOOLS: Tool<any>[] = [memorySearch, remember, webSearch, bash, runScript, readFileTool, listDir, writeFileTool, editFileTool];
 
 export class ToolRegistry {
   private tools = new Map<string, Tool<any>>();
@@ -36,6 +37,9 @@ export class ToolRegistry {
   }
 
   static spec(tool: Tool<any>): ToolSpec {
+    // A tool from outside (an MCP server's) carries the JSON Schema its server gave: passed on as it is.
+    const given = (tool as { jsonSchema?: Record<string, unknown> }).jsonSchema;
+    if (given) return { name: tool.name, description: tool.description, inputSchema: given };
     const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
     delete schema.$schema;
     return { name: tool.name, description: tool.description, inputSchema: schema };

@@ -49,7 +49,31 @@ export interface ToolContext {
    * tool that runs code or writes (tools/restricted.ts). Absent: trusted (the CLI).
    */
   workspaceTrusted?: boolean;
+  /**
+   * Set by the runtime per turn: the tool invoker awaits it right before a call that may change
+   * files runs (any tool that is not free), so the turn's checkpoint is taken first (issue 17).
+   */
+  beforeChange?: () => Promise<void>;
+  /**
+   * Set by a surface that holds open documents (VS Code): write_file and edit_file hand it the
+   * file's new content instead of writing it themselves, after every check, so open editors
+   * update, an unsaved buffer is never overwritten (it throws ToolRefusal) and undo works.
+   */
+  writeFile?: FileWriter;
 }
+
+/** One file change a file tool has checked and computed. */
+export interface FileWrite {
+  /** The path as the model wrote it. */
+  requested: string;
+  /** The checked real path (no link in it). */
+  real: string;
+  /** The file did not exist before this call (the tool created it empty; `after` is its content). */
+  created: boolean;
+  /** The new content, exactly (line ends and BOM as they are to be on disk). */
+  after: Buffer;
+}
+export type FileWriter = (change: FileWrite) => Promise<void>;
 
 /**
  * One path a tool call would touch, resolved before the barrier sees the call, so the barrier
@@ -74,6 +98,8 @@ export interface ToolFacts {
   /** Absolute directory a command runs in. */
   cwd?: string;
   paths?: PathFact[];
+  /** What the tool says about itself (an MCP tool's annotations): shown to the person, never a grant. */
+  notes?: string[];
 }
 
 /** Thrown by `Tool.resolve` for a call that must never run (a device, /proc): the model gets the message. */

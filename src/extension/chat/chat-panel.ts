@@ -4,12 +4,17 @@ import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Pepe } from '../../core/pepe.js';
 import type { TurnEvent, TurnResult } from '../../core/runtime/events.js';
-import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type WebviewMessage } from '../../protocol/messages.js';
+import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type Usage, type WebviewMessage } from '../../protocol/messages.js';
 import { projectFor } from '../project.js';
 import { chatHtml } from './html.js';
-import { historyItems } from './history-items.js';
+import { configNotice, type ConfigState } from './config-notice.js';
+import { historyItems, sessionTitle } from './history-items.js';
+import { PanelSessions } from './panel-sessions.js';
+import { keyEnvNames } from '../host/api-keys.js';
 import { modelChoices } from './model-choices.js';
 import { ItemQueue } from './item-queue.js';
+import { inertEvent } from './inert-items.js';
+import { UsageMeter } from './usage-meter.js';
 import { isRestrictedRefusal } from '../../core/tools/restricted.js';
 import { offerToTrust } from '../host/workspace-trust.js';
 
@@ -33,6 +38,8 @@ export interface ChatDeps {
   onAgentSwitched?(agent: string): void;
   /** Workspace Trust: false in Restricted Mode, where the core runs no tool that runs code or writes. */
   isTrusted?(): boolean;
+  /** config.json as the core applies it (a problem; sections set aside), said in the chat before a turn. */
+  configState?(): ConfigState;
 }
 
 /** The conversation a panel starts with; the serializer restores it from the webview's state. */
@@ -68,6 +75,7 @@ export class ChatPanel implements vscode.Disposable {
   private running: AbortController | null = null;
   private readonly loaded: Promise<void>;
   private readonly subs: vscode.Disposable[] = [];
+  private readonly sessions: PanelSessions;
   private disposed = false;
 
   constructor(
@@ -81,6 +89,7 @@ export class ChatPanel implements vscode.Disposable {
     this.sessionId = target.sessionId;
     this.model = target.model ?? null;
     this.queue = new ItemQueue((items) => this.post({ type: 'items', items }));
+    this.sessions = new PanelSessions(this, deps, owner);
     const webview = panel.webview;
     webview.options = {
       enableScripts: true,
@@ -141,6 +150,7 @@ export class ChatPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.running?.abort();
+    this.meter?.meter.dispose();
     this.queue.dispose();
     for (const s of this.subs.splice(0)) s.dispose();
     this.owner.disposed(this);
@@ -210,16 +220,23 @@ export class ChatPanel implements vscode.Disposable {
       case 'new_session':
         return this.replace(this.agent, null, []);
       case 'list_sessions':
-        return this.sendSessions();
+        return this.sessions.send();
       case 'open_session':
-        return this.openSession(msg.agent, msg.sessionId);
+        return this.sessions.open(msg.agent, msg.sessionId);
       case 'rename_session':
-        return this.renameSession(msg.agent, msg.sessionId);
+        return this.sessions.rename(msg.agent, msg.sessionId);
       case 'delete_session':
-        return this.deleteSession(msg.agent, msg.sessionId);
+        return this.sessions.delete(msg.agent, msg.sessionId);
       case 'copy':
         await vscode.env.clipboard.writeText(msg.text);
         return void this.post({ type: 'copied' });
+      case 'set_api_key': {
+        // The name comes from a failure's text: only a key a configured model reads is offered.
+        const pepe = await this.deps.getPepe();
+        if (!keyEnvNames(pepe.config.models).includes(msg.name)) throw new Error(`no configured model reads an API key named ${msg.name}`);
+        await vscode.commands.executeCommand('pepe.apiKey.set', { name: msg.name });
+        return;
+      }
     }
   }
 
@@ -236,13 +253,18 @@ export class ChatPanel implements vscode.Disposable {
     this.running = controller;
     this.queue.push({ kind: 'user', text });
     this.noteRestrictedMode();
+    this.noteConfig();
     await this.postState();
+    let meter: UsageMeter | undefined;
     try {
       const pepe = await this.deps.getPepe();
+      meter = this.meterFor(pepe);
+      meter.startTurn();
       const result = await pepe.run({
         agent,
         text,
         sessionId: this.sessionId ?? undefined,
+        ...(this.sessionId ? {} : { sessionTitle: sessionTitle(text) }),
         model: this.model ?? undefined,
         signal: controller.signal,
         personPresent: true,
@@ -258,6 +280,8 @@ export class ChatPanel implements vscode.Disposable {
       // The turn could not start (unknown agent, missing session, a broken config.json).
       this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e), retryText: text });
     } finally {
+      const usage = meter?.endTurn();
+      if (usage) this.queue.push({ kind: 'usage', usage });
       if (this.running === controller) this.running = null;
       this.queue.flush();
       await this.postState();
@@ -266,12 +290,35 @@ export class ChatPanel implements vscode.Disposable {
 
   private onEvent(event: TurnEvent): void {
     if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
-    this.queue.push({ kind: 'event', event });
+    this.meter?.meter.onEvent(event);
+    this.queue.push({ kind: 'event', event: inertEvent(event) });
     // Restricted Mode refused a tool: say why and offer the way to trust the folder, once per panel.
     if (event.type === 'tool_result' && event.isError && isRestrictedRefusal(event.content) && !this.trustOffered) {
       this.trustOffered = true;
       void offerToTrust(event.name);
     }
+  }
+
+  private configNoted: string | null = null;
+
+  /** Said once per distinct state: running on the last good configuration, or with sections set aside. */
+  private noteConfig(): void {
+    const state = this.deps.configState?.();
+    const notice = state ? configNotice(state) : null;
+    if (!notice || notice.text === this.configNoted) return;
+    this.configNoted = notice.text;
+    this.queue.push({ kind: 'notice', level: notice.level, text: notice.text });
+  }
+
+  private meter: { pepe: Pepe; meter: UsageMeter } | undefined;
+
+  /** The tokens-and-cost meter on this Pepe's usage ledger (a rebuilt Pepe gets a new one). */
+  private meterFor(pepe: Pepe): UsageMeter {
+    if (this.meter?.pepe !== pepe) {
+      this.meter?.meter.dispose();
+      this.meter = { pepe, meter: new UsageMeter(pepe.usage) };
+    }
+    return this.meter.meter;
   }
 
   private restrictedNoted = false;
@@ -310,7 +357,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /** Shows another conversation in this panel (new session, another agent, a session from the history). */
-  private async replace(agent: string | null, sessionId: string | null, items: ChatItem[]): Promise<void> {
+  async replace(agent: string | null, sessionId: string | null, items: ChatItem[]): Promise<void> {
     if (this.running) {
       this.queue.push({ kind: 'notice', level: 'warning', text: 'A turn is running; stop it first.' });
       return;
@@ -326,53 +373,15 @@ export class ChatPanel implements vscode.Disposable {
 
   // ---- sessions ----
 
-  private async openSession(agent: string, sessionId: string): Promise<void> {
-    const other = this.owner.panelFor(agent, sessionId);
-    if (other && other !== this) return other.reveal();
-    const pepe = await this.deps.getPepe();
-    await this.replace(agent, sessionId, historyItems(agent, pepe.sessions.load(agent, sessionId).messages));
-  }
-
-  private async renameSession(agent: string, sessionId: string): Promise<void> {
-    const pepe = await this.deps.getPepe();
-    const current = pepe.sessions.load(agent, sessionId).info.title ?? '';
-    const title = await vscode.window.showInputBox({ title: `Rename session ${sessionId} of ${agent}`, prompt: 'Title', value: current, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'a title cannot be empty') });
-    if (title === undefined) return;
-    pepe.sessions.rename(agent, sessionId, title.trim());
-    this.updateTitle();
-    await this.sendSessions();
-  }
-
-  private async deleteSession(agent: string, sessionId: string): Promise<void> {
-    const pepe = await this.deps.getPepe();
-    const info = pepe.sessions.load(agent, sessionId).info;
-    const yes = 'Delete';
-    const picked = await vscode.window.showWarningMessage(`Delete the session "${info.title ?? sessionId}" of ${agent}?`, { modal: true, detail: `${info.messages} messages. This cannot be undone.` }, yes);
-    if (picked !== yes) return;
-    const showing = this.owner.panelFor(agent, sessionId);
-    if (showing?.busy) throw new Error('that session has a running turn; stop it first');
-    pepe.sessions.delete(agent, sessionId);
-    if (showing) await showing.replace(agent, null, [{ kind: 'notice', level: 'info', text: 'This session was deleted; a new one starts with your next message.' }]);
-    await this.sendSessions();
-  }
-
-  private async sendSessions(): Promise<void> {
-    const pepe = await this.deps.getPepe();
-    // Sessions a routed call created belong to the caller's conversation, not to the user's history.
-    const sessions = pepe.sessions
-      .list()
-      .filter((s) => !s.title?.startsWith('routed from '))
-      .map((s) => ({ agent: s.agent, id: s.id, title: s.title, updatedAt: s.updatedAt, messages: s.messages }));
-    await this.post({ type: 'sessions', sessions });
-  }
-
   // ---- host → webview ----
 
   private async state(): Promise<PanelState> {
     let tier: string | null = null;
     let project: string | null = null;
+    let sessionUsage: Usage | null = null;
     try {
       const pepe = await this.deps.getPepe();
+      sessionUsage = this.meterFor(pepe).sessionUsage(this.sessionId);
       project = projectFor(pepe.config, this.agent ?? undefined) ?? null;
       if (project) {
         const t = pepe.usage.projectUsage(pepe.config, project).tier;
@@ -381,7 +390,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch {
       // no Pepe: nothing to say about tiers
     }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null };
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage };
   }
 
   private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {
@@ -417,13 +426,13 @@ export class ChatPanel implements vscode.Disposable {
     await this.postState();
   }
 
-  private async post(msg: HostMessage): Promise<void> {
+  async post(msg: HostMessage): Promise<void> {
     if (this.disposed) return;
     // A webview that is hidden (and so destroyed) drops messages; it asks again with `ready`.
     if (!(await this.panel.webview.postMessage(msg))) this.queue.detach();
   }
 
-  private updateTitle(): void {
+  updateTitle(): void {
     if (!this.disposed) this.panel.title = this.agent ? `Pepe: ${this.agent}` : 'Pepe Chat';
   }
 }

@@ -1,27 +1,11 @@
 import * as vscode from 'vscode';
 import { parseViewState, type ViewState } from '../../protocol/messages.js';
 import { CHAT_VIEW_TYPE, ChatPanel, type ChatDeps, type ChatTarget, type PanelOwner } from './chat-panel.js';
+import type { ChatPanels, OpenChatArgs } from './chat-panels-api.js';
 import { registerChatTestCommands } from './chat-test-commands.js';
 import { PanelMemory } from './panel-memory.js';
 
-export interface OpenChatArgs {
-  /** The agent to talk to; default: the panel last used, else ChatDeps.defaultAgent. */
-  agent?: string;
-  /** Continue this session (its panel is revealed when one already shows it). */
-  sessionId?: string;
-  /** An explicit model id (bypasses model_select), e.g. `mock:/abs/script.json` or `vscode:copilot/gpt-4o`. */
-  model?: string;
-  /** Always open a new panel with a new session. */
-  newSession?: boolean;
-  /** Send this message once the panel is open. */
-  text?: string;
-}
-
-export interface ChatPanels extends vscode.Disposable {
-  /** Opens (or reveals) a chat panel: one per session (spec 9.2). */
-  open(args?: OpenChatArgs): Promise<ChatPanel>;
-  readonly panels: readonly ChatPanel[];
-}
+export type { ChatPanels, OpenChatArgs } from './chat-panels-api.js';
 
 /**
  * Registers the `pepe.chat` webview panel serializer (panels come back after a window reload with

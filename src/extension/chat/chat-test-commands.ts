@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatItem } from '../../protocol/messages.js';
-import type { ChatPanels, OpenChatArgs } from './chat-panels.js';
+import type { ChatPanels, OpenChatArgs } from './chat-panels-api.js';
 import { syntheticAnswer, syntheticHistory } from './synthetic-turn.js';
 
 /**

@@ -1,5 +1,7 @@
 import type { Message } from '../../core/messages.js';
-import type { ChatItem } from '../../protocol/messages.js';
+import type { SessionInfo, SessionOrigin } from '../../core/runtime/session-store.js';
+import type { ChatItem, SessionSummary } from '../../protocol/messages.js';
+import { inertItem } from './inert-items.js';
 
 /** Set by the runtime on an agent core's raw answer, kept only as a record (core/cores/history-policy.ts). */
 const RUNTIME_RECORD_FIELD = 'runtime_record';
@@ -32,5 +34,29 @@ export function historyItems(agent: string, messages: readonly Message[]): ChatI
         break;
     }
   }
-  return items;
+  // A message that got no answer (the turn failed or was stopped, then the window reloaded):
+  // the transcript does not keep the failure, so say so and keep Retry.
+  const last = items.at(-1);
+  if (last?.kind === 'user') items.push({ kind: 'notice', level: 'error', text: 'This message got no answer (the turn failed or was stopped).', retryText: last.text });
+  return items.map(inertItem);
+}
+
+/**
+ * The chat's history list: the sessions a person started, and heartbeat pulses (shown as such: a
+ * person may want to see what a scheduled pulse did). Routed and child sessions belong to the
+ * conversation that made them and are left out. Asked of the core by origin, never by title.
+ */
+export const HISTORY_ORIGINS: readonly SessionOrigin[] = ['user', 'heartbeat'];
+
+export function sessionSummaries(sessions: { list(agent?: string, filter?: { origins?: readonly SessionOrigin[] }): SessionInfo[] }): SessionSummary[] {
+  return sessions.list(undefined, { origins: HISTORY_ORIGINS }).map((s) => ({ agent: s.agent, id: s.id, title: s.title, updatedAt: s.updatedAt, messages: s.messages, origin: s.origin }));
+}
+
+const TITLE_MAX = 60;
+
+/** A new session's title: the first line of its first message, shortened, control characters out. */
+export function sessionTitle(text: string): string {
+  const line = (text.split('\n').find((l) => l.trim()) ?? text).replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const chars = [...line];
+  return chars.length > TITLE_MAX ? `${chars.slice(0, TITLE_MAX - 1).join('').trimEnd()}…` : line || 'New session';
 }

@@ -3,6 +3,7 @@ import type { ActiveAgent } from '../active-agent.js';
 import type { ChatPanels } from '../chat/chat-panels.js';
 import type { ApiKeys } from '../host/api-keys.js';
 import type { PepeHost } from '../host/pepe-host.js';
+import type { ReadOnlyDocs } from '../views/read-only-docs.js';
 
 /** What every command handler gets from the composition root. */
 export interface CommandContext {
@@ -16,6 +17,8 @@ export interface CommandContext {
   refresh: () => void;
   /** The chat panels (spec 9.2): one per session, restored after a reload. */
   chat: ChatPanels;
+  /** Reports (Doctor, Test Slot, List Slots) as read-only documents. */
+  docs: ReadOnlyDocs;
 }
 
 export type CommandHandler = (ctx: CommandContext, arg: unknown) => Promise<unknown>;

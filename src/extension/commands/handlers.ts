@@ -1,6 +1,9 @@
 import { agentAdd, agentRemove, agentSwitch } from './agent-commands.js';
 import { agentEdit } from './agent-edit.js';
+import { coreAttach } from './core-attach.js';
 import { chatNewSession, chatOpen, chatStop } from './chat-commands.js';
+import { checkpointCompare, checkpointRestore } from './checkpoint-commands.js';
+import { editAccept, editReject } from './edit-commands.js';
 import { configOpen, modelAdd, modelTest } from './model-commands.js';
 import type { CommandHandler } from './command-context.js';
 import { routeAdd, routeRemove } from './route-commands.js';
@@ -29,5 +32,10 @@ export const HANDLERS: Record<string, CommandHandler> = {
   'pepe.plugin.install': pluginInstall,
   'pepe.apiKey.set': apiKeySet,
   'pepe.core.check': coreCheck,
+  'pepe.core.attach': coreAttach,
   'pepe.approvals.show': approvalsShow,
+  'pepe.edit.accept': editAccept,
+  'pepe.edit.reject': editReject,
+  'pepe.checkpoints.restore': checkpointRestore,
+  'pepe.checkpoints.compare': checkpointCompare,
 };

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors.js';
+import { ConfigError, errorMessage } from '../../core/errors.js';
+import { problemPosition } from '../host/config-problem.js';
 import type { CoreBundle } from '../core-loader.js';
 import type { CommandContext } from './command-context.js';
 
@@ -25,7 +26,12 @@ export const LAZY_COMMANDS = [
   'pepe.plugin.install',
   'pepe.apiKey.set',
   'pepe.core.check',
+  'pepe.core.attach',
   'pepe.approvals.show',
+  'pepe.edit.accept',
+  'pepe.edit.reject',
+  'pepe.checkpoints.restore',
+  'pepe.checkpoints.compare',
 ] as const;
 
 /**
@@ -44,10 +50,21 @@ export function registerCommands(ctx: CommandContext, load: () => CoreBundle): v
         const message = errorMessage(e);
         ctx.log.error(`${id}: ${message}`);
         const fromPerson = arg === undefined || (typeof arg === 'object' && arg !== null && 'kind' in arg);
-        void vscode.window.showErrorMessage(`Pepe: ${message}`);
+        void showError(ctx, e, message);
         if (fromPerson) return undefined;
         throw e;
       }
     }),
   );
+}
+
+/** A failure as a notification; one about config.json carries "Open config.json" (at the problem). */
+async function showError(ctx: CommandContext, e: unknown, message: string): Promise<void> {
+  const aboutConfig = e instanceof ConfigError || /\bconfig\.json\b/.test(message);
+  if (!aboutConfig) return void vscode.window.showErrorMessage(`Pepe: ${message}`);
+  const open = 'Open config.json';
+  const choice = await vscode.window.showErrorMessage(`Pepe: ${message}`, open);
+  if (choice !== open) return;
+  const at = ctx.host.configProblem ? ctx.host.configProblemAt : problemPosition(message, undefined);
+  await vscode.commands.executeCommand('pepe.config.open', at ? { line: at.line, column: at.column } : undefined);
 }

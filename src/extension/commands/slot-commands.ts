@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { candidatesFor } from '../../core/slots/availability.js';
 import type { SlotName } from '../../core/slots/names.js';
 import type { Pepe } from '../../core/pepe.js';
+import type { SlotStatus } from '../../core/slots/slot-service.js';
 import { parseArgs, SlotClearArgs, SlotListArgs, SlotSetArgs, SlotTestArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
 import { Cancelled, input, pick, pickAgent, pickProject } from './ui.js';
@@ -109,7 +110,10 @@ export async function slotList(ctx: CommandContext, raw: unknown): Promise<unkno
   const args = parseArgs(SlotListArgs, 'pepe.slot.list', raw);
   const pepe = await ctx.host.get();
   const list = await pepe.slotList(args);
-  await vscode.commands.executeCommand('pepe.slots.focus');
+  if (!raw || isTreeNode(raw)) {
+    await ctx.docs.show('Slots.md', slotListMarkdown(list, describeTarget(args)));
+    await vscode.commands.executeCommand('pepe.slots.focus');
+  }
   return list;
 }
 
@@ -123,10 +127,7 @@ export async function slotTest(ctx: CommandContext, raw: unknown): Promise<unkno
   if (slot === 'sandbox' && !command) command = (await input({ title: 'Pepe: Test Slot: sandbox', prompt: 'Program and arguments, separated by spaces', value: 'env' })).split(/\s+/).filter(Boolean);
   const result = await pepe.slotTest(slot, { agent: args.agent, project: args.project, query, command });
   ctx.log.info(`slot test ${slot}: answered by ${result.answeredBy}${result.fallback ? ` (fallback: ${result.fallback.reason}: ${result.fallback.detail})` : ''} in ${result.durationMs} ms`);
-  if (interactive) {
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(result, null, 2) });
-    await vscode.window.showTextDocument(doc, { preview: true });
-  }
+  if (interactive) await ctx.docs.show(`Test Slot ${slot}.json`, JSON.stringify(result, null, 2) + '\n');
   return result;
 }
 
@@ -134,3 +135,15 @@ function describeTarget(t: Target): string {
   return t.agent ? `agent ${t.agent}` : t.project ? `project ${t.project}` : 'install-wide';
 }
 
+
+/** What `pepe slot list` prints, as a read-only document. */
+function slotListMarkdown(list: readonly SlotStatus[], scope: string): string {
+  const cell = (t: string) => t.replace(/[|\\`]/g, '\\$&').replace(/\s+/g, ' ');
+  const lines = [`# Pepe slots (${scope})`, '', 'A slot is one job a plugin may take over from the built-in; a failing plugin falls back to it.', '', '| slot | in use | default | configured | status | fallbacks |', '|---|---|---|---|---|---|'];
+  for (const s of list) {
+    const status = s.status === 'default-instead' ? `using the default instead: ${s.reason ?? ''}` : s.status === 'unconfined' ? `unconfined: ${s.reason ?? ''}` : 'ok';
+    const fallbacks = s.fallbacks.count ? `${s.fallbacks.count} (last: ${s.fallbacks.lastReason ?? ''})` : '0';
+    lines.push(`| ${cell(s.slot)} | ${cell(s.occupant)} | ${cell(s.default)} | ${s.configured ? `${cell(s.configured)} (${s.scope})` : '—'} | ${cell(status)} | ${cell(fallbacks)} |`);
+  }
+  return lines.join('\n') + '\n';
+}

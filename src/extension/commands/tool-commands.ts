@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { preview, visibleLine } from '../../core/permissions/display.js';
+import { riskKindsOf, scopedEntry } from '../../core/permissions/grant-scope.js';
 import { keyEnvNames } from '../host/api-keys.js';
 import { checkCoreFolder } from '../diagnostics/manifest-check.js';
 import { toDiagnostic } from '../diagnostics/manifest-diagnostics.js';
@@ -16,8 +18,7 @@ export async function doctor(ctx: CommandContext): Promise<unknown> {
   const lines = ['# Pepe doctor', '', `PEPE_HOME: \`${pepe.paths.home}\``, ''];
   if (!findings.length) lines.push('No problems found.');
   for (const f of findings) lines.push(`- **${f.level}** (${f.area}): ${f.message}`);
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') + '\n' });
-  await vscode.window.showTextDocument(doc, { preview: true });
+  await ctx.docs.show('Doctor.md', lines.join('\n') + '\n');
   ctx.log.info(`doctor: ${findings.length} finding(s)`);
   return findings;
 }
@@ -109,17 +110,24 @@ export async function approvalsShow(ctx: CommandContext, raw: unknown): Promise<
     args.id ??
     (
       await pick(
-        pending.map((p) => ({ label: `${p.agent}: ${p.tool}`, description: p.id, detail: p.summary ?? JSON.stringify(p.args), id: p.id })),
+        // What the model wrote is shown visible and inert: no control character reaches the list raw.
+        pending.map((p) => ({ label: `${p.agent}: ${visibleLine(p.tool)}`, description: p.id, detail: visibleLine(p.summary ?? preview(p.args, 400)), id: p.id })),
         { title: 'Pepe: Pending Approvals', placeHolder: 'a parked call to approve or deny' },
       )
     ).id;
+  const call = pending.find((p) => p.id === id || p.id.startsWith(id));
+  // "Always" saves the tool with the risks this call showed (bash:network), not the bare tool:
+  // a later call carrying another risk is asked again.
+  const entry = call ? scopedEntry(call.tool, riskKindsOf(call.riskHints)) : undefined;
+  const risks = call ? riskKindsOf(call.riskHints) : [];
+  const alwaysLabel = call ? `Approve, and always allow ${visibleLine(call.tool)} ${risks.length ? `calls with no risk beyond ${risks.join(', ')}` : 'calls that carry no risk'}` : 'Approve, and always allow calls like this one';
   const action =
     args.action ??
     (
       await pick(
         [
-          { label: 'Approve', description: 'it runs at the agent\'s next turn', value: 'approve' as const },
-          { label: 'Approve and always allow this tool', description: "added to the agent's auto_approve", value: 'always' as const },
+          { label: 'Approve', description: 'it runs now; the agent is told at its next turn', value: 'approve' as const },
+          { label: alwaysLabel, description: `added to the agent's auto_approve${entry ? ` as ${visibleLine(entry)}` : ''}; a call with a new risk still asks`, value: 'always' as const },
           { label: 'Deny…', value: 'deny' as const },
         ],
         { title: `Pepe: approval ${id}` },
@@ -131,8 +139,12 @@ export async function approvalsShow(ctx: CommandContext, raw: unknown): Promise<
     ctx.log.info(`approval ${denied.id} denied`);
     return denied;
   }
-  const approved = await pepe.pending.approve(id, { always: action === 'always' });
+  // Runs now, in the call's session and directory; the agent's next turn of that session is told.
+  const outcome = await pepe.approveNow(id, { always: action === 'always' });
+  const approved = outcome.call;
   ctx.refresh();
-  ctx.log.info(`approval ${approved.id} approved${action === 'always' ? ' (always)' : ''}`);
+  const how = outcome.ran ? (outcome.isError ? 'it ran and failed' : 'it ran') : 'not run';
+  ctx.log.info(`approval ${approved.id} approved${action === 'always' ? ' (always)' : ''}; ${how}: ${visibleLine(outcome.content)}`);
+  void vscode.window.showInformationMessage(`Pepe: approved ${approved.id} (${approved.agent}: ${visibleLine(approved.tool)}); ${how}.`);
   return approved;
 }

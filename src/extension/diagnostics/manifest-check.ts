@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { checkCore, parseManifest, parsePipelines, PHASES, type Phase, type Problem } from '../../core/cores/index.js';
+import { checkCore, parseCoreGrants, parseManifest, parsePipelines, PHASES, type Phase, type Problem } from '../../core/cores/index.js';
 
 /**
  * Problems in agent-core manifests as a person types (spec 7, 9.2), from the same parsers the
@@ -15,12 +15,14 @@ export interface ManifestProblem {
   severity: 'error' | 'warning';
 }
 
-export type ManifestKind = 'slot' | 'pipelines';
+export type ManifestKind = 'slot' | 'pipelines' | 'agent';
 
 export function manifestKind(file: string): ManifestKind | undefined {
   const name = basename(file);
   if (name === 'slot.yaml') return 'slot';
   if (name === 'pipelines.yaml') return 'pipelines';
+  // A core's agent.yaml (its capability grants): only next to an authored surface, not any agent.yaml.
+  if (name === 'agent.yaml' && existsSync(join(dirname(file), 'agent', 'pipelines.yaml'))) return 'agent';
   return undefined;
 }
 
@@ -54,7 +56,8 @@ function knownSlots(surface: string): Record<Phase, ReadonlySet<string>> {
 export function checkManifest(file: string, text: string): ManifestProblem[] {
   const kind = manifestKind(file);
   if (!kind) return [];
-  const problems = kind === 'slot' ? parseManifest(file, text).problems : parsePipelines(file, text, knownSlots(dirname(file))).problems;
+  const problems =
+    kind === 'slot' ? parseManifest(file, text).problems : kind === 'agent' ? parseCoreGrants(file, text).problems : parsePipelines(file, text, knownSlots(dirname(file))).problems;
   return problems.map(toManifestProblem);
 }
 

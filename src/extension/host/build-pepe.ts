@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { ConfigError } from '../../core/errors.js';
 import { Pepe, type CreatePepeOptions } from '../../core/pepe.js';
 import { LanguageModelProvider, parseVscodeModelId } from '../models/lm-provider.js';
+import { DiffApprovals } from '../editing/diff-approval.js';
+import { documentWriter } from '../editing/document-writer.js';
 import { ModalPrompter } from '../permissions/modal-prompter.js';
 import type { ExtensionOccupants } from '../occupants.js';
 import type { SandboxTerminals } from '../terminal/sandbox-terminals.js';
@@ -33,12 +35,17 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
   // names only. The core scrubs those names from the sandbox and plugin environments (spec 8).
   const env: NodeJS.ProcessEnv = { ...base };
   const terminals = deps.terminals;
+  // File changes are approved on a diff and written through VS Code's documents (undo, dirty buffers).
+  let homeDir = '';
+  const diffs = new DiffApprovals(() => homeDir, (line) => deps.log.info(line));
+  resources.push(diffs);
   const options: CreatePepeOptions = {
     home: deps.home,
     env,
     workspace: deps.workspace,
     trusted: deps.trusted,
-    prompter: new ModalPrompter((line) => deps.log.info(line)),
+    prompter: new ModalPrompter((line) => deps.log.info(line), diffs),
+    writeFile: documentWriter((line) => deps.log.info(line)),
     sandboxSurface: terminals,
     onPluginOutput: (plugin, text) => deps.log.info(`[plugin ${plugin}] ${text.trimEnd()}`),
     providerOptions: {
@@ -49,19 +56,21 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
     },
   };
   const pepe = new Pepe(options);
+  homeDir = pepe.paths.home;
   try {
     await pepe.reload();
   } catch (e) {
     // A broken config.json must not stop the views: they show the problem; writes stay refused.
     if (!(e instanceof ConfigError)) throw e;
-    host.configProblem = e.message;
+    host.setConfigProblem(e);
     deps.log.error(e.message);
   }
   deps.occupants.attach(pepe);
   // config.json's "$schema" names a copy next to it, so the schema applies wherever PEPE_HOME is.
   void refreshSchemaCopy(pepe.paths.home).catch((e: unknown) => deps.log.warn(`config schema copy: ${String(e)}`));
   // Set API Key… re-overlays before it returns, so the very next request uses the new key.
-  const keys = deps.apiKeys.bind(env, base, () => keyEnvNames(pepe.config.models));
+  // MCP servers' ${VAR} references may be SecretStorage entries too (Set MCP Server Secret…).
+  const keys = deps.apiKeys.bind(env, base, () => [...keyEnvNames(pepe.config.models), ...pepe.mcp.describe().flatMap((r) => r.credentials.map((c) => c.variable))]);
   resources.push(keys);
   const syncKeys = () => keys.sync();
   await syncKeys();

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
-import { errorMessage } from '../../core/errors.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError, errorMessage } from '../../core/errors.js';
+import type { ProblemNode } from '../views/nodes.js';
+import { problemPosition, type ProblemPosition } from './config-problem.js';
 
 /**
  * Holds the window's one Pepe (spec 9.2: one core per window), built on first use so activation
@@ -21,6 +24,25 @@ export class PepeHost implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   /** The last config.json problem, shown in the views instead of stale data; null when fine. */
   configProblem: string | null = null;
+  /** Where in config.json that problem is, when the message says or the path is found. */
+  configProblemAt: ProblemPosition | undefined;
+
+  /** Records a config.json problem (a ConfigError names the file, so the place in it is found). */
+  setConfigProblem(e: unknown): void {
+    this.configProblem = errorMessage(e);
+    let text: string | undefined;
+    try {
+      if (e instanceof ConfigError) text = readFileSync(e.file, 'utf8');
+    } catch {
+      // unreadable: the row opens the file at the top
+    }
+    this.configProblemAt = problemPosition(this.configProblem, text);
+  }
+
+  /** The row the trees show first while config.json has a problem. */
+  problemNode(): ProblemNode {
+    return { kind: 'problem', message: this.configProblem ?? '', ...(this.configProblemAt ? { at: this.configProblemAt } : {}) };
+  }
 
   constructor(private readonly build: (host: PepeHost) => Promise<BuiltPepe>) {}
 
@@ -55,8 +77,9 @@ export class PepeHost implements vscode.Disposable {
     try {
       await pepe.reload();
       this.configProblem = null;
+      this.configProblemAt = undefined;
     } catch (e) {
-      this.configProblem = errorMessage(e);
+      this.setConfigProblem(e);
     }
     this.changed.fire();
   }
@@ -71,6 +94,7 @@ export class PepeHost implements vscode.Disposable {
     this.release();
     this.pepe = undefined;
     this.configProblem = null;
+    this.configProblemAt = undefined;
     this.changed.fire();
   }
 

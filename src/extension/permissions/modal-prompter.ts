@@ -16,7 +16,11 @@ export class ModalPrompter implements Prompter {
   readonly interactive = true;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly log: (line: string) => void = () => undefined) {}
+  constructor(
+    private readonly log: (line: string) => void = () => undefined,
+    /** File changes (write_file, edit_file) are approved on a diff (editing/diff-approval.ts); null from it: the modal asks. */
+    private readonly fileChanges?: { handles(request: ApprovalRequest): boolean; ask(request: ApprovalRequest, signal?: AbortSignal): Promise<Decision | null> },
+  ) {}
 
   ask(request: ApprovalRequest, signal?: AbortSignal): Promise<Decision> {
     const next = this.queue.then(() => this.show(request, signal));
@@ -26,13 +30,29 @@ export class ModalPrompter implements Prompter {
 
   private async show(request: ApprovalRequest, signal?: AbortSignal): Promise<Decision> {
     if (signal?.aborted) throw new Error('the turn was cancelled before the approval was asked');
+    if (this.fileChanges?.handles(request)) {
+      const onDiff = await this.fileChanges.ask(request, signal);
+      if (onDiff) {
+        this.log(`approval ${request.id}: ${onDiff.kind} (on the diff)`);
+        return onDiff;
+      }
+    }
     const deny: Choice = { title: 'Deny', isCloseAffordance: true, decide: () => ({ kind: 'deny' }) };
     const choices: Choice[] = approvalChoices(request).map(([title, kind]) => ({ title, decide: () => ({ kind }) as Decision }));
     choices.push({ title: 'Deny with reason…', decide: () => askReason(request) }, deny);
     this.log(`approval ${request.id}: asking about ${visible(request.tool)} for ${request.chain.map(visible).join(' → ')}`);
     const shown = vscode.window.showWarningMessage(approvalMessage(request), { modal: true, detail: approvalDetail(request) }, ...choices);
     const aborted = new Promise<never>((_, reject) => {
-      signal?.addEventListener('abort', () => reject(new Error('the turn was cancelled while the approval was open')), { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          // permissions.prompt_timeout_seconds: the core parks the call; the dialog's late answer is ignored.
+          const timedOut = (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+          if (timedOut) this.log(`approval ${request.id}: ${(signal.reason as Error).message}; not approved, not denied (parked)`);
+          reject(new Error(timedOut ? `${(signal.reason as Error).message}: not approved, not denied` : 'the turn was cancelled while the approval was open'));
+        },
+        { once: true },
+      );
     });
     const picked = await Promise.race([shown, aborted]);
     const decision = await (picked ?? deny).decide();

@@ -20,7 +20,7 @@ export class AgentsTree extends PepeTree<Node> {
       const problem = agentModelProblem(pepe.config, a.name, pepe.env);
       return { kind: 'agent', agent: a.name, model: a.model, project: a.project, active: a.name === current, ...(problem ? { problem } : {}) };
     });
-    return this.host.configProblem ? [{ kind: 'problem', message: this.host.configProblem }, ...agents] : agents;
+    return this.host.configProblem ? [this.host.problemNode(), ...agents] : agents;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

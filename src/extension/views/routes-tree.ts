@@ -31,7 +31,7 @@ export class RoutesTree extends PepeTree<Node> implements vscode.TreeDragAndDrop
         canSend: a.canSend,
         targets: graph.edges.filter((e) => e.from === a.name).map((e) => e.to),
       }));
-      return this.host.configProblem ? [{ kind: 'problem', message: this.host.configProblem }, ...agents] : agents;
+      return this.host.configProblem ? [this.host.problemNode(), ...agents] : agents;
     }
     if (node.kind !== 'routeAgent') return [];
     return graph.edges.filter((e) => e.from === node.agent).map((e) => ({ kind: 'route', from: e.from, to: e.to, usable: e.usable, targetExists: e.targetExists }));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Pepe } from '../../core/pepe.js';
 import type { SlotStatus } from '../../core/slots/slot-service.js';
 import type { PepeHost } from '../host/pepe-host.js';
 import { PepeTree, problemItem, type ProblemNode, type SlotNode } from './nodes.js';
@@ -11,34 +12,57 @@ type Node = SlotNode | ProblemNode;
  * project and agent overrides of that slot, each resolved for its own scope.
  */
 export class SlotsTree extends PepeTree<Node> {
-  constructor(private readonly host: PepeHost) {
+  /** The Pepe whose log this tree listens to, and how to stop listening. */
+  private watched: { pepe: Pepe; stop: () => void } | undefined;
+  private fallbackTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly host: PepeHost, private readonly fallbackDebounceMs = SlotsTree.FALLBACK_DEBOUNCE_MS) {
     super();
   }
 
+  /** A burst of fallbacks (a plugin failing on every call) refreshes the tree once. */
+  static readonly FALLBACK_DEBOUNCE_MS = 250;
+
   async getChildren(node?: Node): Promise<Node[]> {
     const pepe = await this.host.get();
+    this.watch(pepe);
     if (!node) {
-      const config = pepe.config;
-      const overrides = (slot: string) =>
-        Object.values(config.projects ?? {}).filter((p) => p.default_slots?.[slot as keyof typeof p.default_slots]).length +
-        Object.values(config.agents ?? {}).filter((a) => a.slots?.[slot as keyof typeof a.slots]).length;
-      const top: Node[] = (await pepe.slotList()).map((status) => ({ kind: 'slot', slot: status.slot, status, overrides: overrides(status.slot) }));
-      return this.host.configProblem ? [{ kind: 'problem', message: this.host.configProblem }, ...top] : top;
+      // One query: every slot with its overrides, each resolved for its own scope.
+      const top: Node[] = (await pepe.slotOverview()).map(({ overrides, ...status }) => ({
+        kind: 'slot',
+        slot: status.slot,
+        status,
+        overrides: overrides.length,
+        children: overrides.map((o) => ({ kind: 'slot' as const, slot: status.slot, status: o.status, ...(o.scope === 'agent' ? { agent: o.name } : { project: o.name }) })),
+      }));
+      return this.host.configProblem ? [this.host.problemNode(), ...top] : top;
     }
     if (node.kind !== 'slot' || node.agent || node.project) return [];
-    const config = pepe.config;
-    const out: Node[] = [];
-    for (const [project, p] of Object.entries(config.projects ?? {})) {
-      if (!p.default_slots?.[node.slot as keyof typeof p.default_slots]) continue;
-      const status = (await pepe.slotList({ project })).find((s) => s.slot === node.slot);
-      if (status) out.push({ kind: 'slot', slot: node.slot, status, project });
-    }
-    for (const [agent, a] of Object.entries(config.agents ?? {})) {
-      if (!a.slots?.[node.slot as keyof typeof a.slots]) continue;
-      const status = (await pepe.slotList({ agent })).find((s) => s.slot === node.slot);
-      if (status) out.push({ kind: 'slot', slot: node.slot, status, agent });
-    }
-    return out;
+    return node.children ?? [];
+  }
+
+  /**
+   * A fallback shows without a manual refresh: the core logs every one (`slot_fallback`), and the
+   * tree re-renders shortly after, once per burst. A rebuilt Pepe (pepe.home changed) is followed.
+   */
+  private watch(pepe: Pepe): void {
+    if (this.watched?.pepe === pepe) return;
+    this.watched?.stop();
+    const stop = pepe.log.onEntry((entry) => {
+      if (entry.kind !== 'slot_fallback') return;
+      this.fallbackTimer ??= setTimeout(() => {
+        this.fallbackTimer = undefined;
+        this.refresh();
+      }, this.fallbackDebounceMs);
+    });
+    this.watched = { pepe, stop };
+  }
+
+  override dispose(): void {
+    clearTimeout(this.fallbackTimer);
+    this.watched?.stop();
+    this.watched = undefined;
+    super.dispose();
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -62,7 +86,7 @@ function describe(s: SlotStatus): string {
   if (s.status === 'default-instead') parts.push(`using the default instead (${s.configured} unavailable)`);
   else if (s.status === 'unconfined') parts.push(`${s.occupant} · unconfined`);
   else parts.push(s.occupant);
-  if (s.fallbacks.count) parts.push(`${s.fallbacks.count} fallback${s.fallbacks.count === 1 ? '' : 's'}`);
+  if (s.fallbacks.count) parts.push(`${s.fallbacks.count} fallback${s.fallbacks.count === 1 ? '' : 's'}${s.fallbacks.recovered ? ', recovered' : ''}`);
   return parts.join(' · ');
 }
 
@@ -73,7 +97,8 @@ function tooltip(slot: string, s: SlotStatus, scope: string | undefined): vscode
   if (s.configured) md.appendMarkdown(`- configured: \`${s.configured}\` (${s.scope} level)\n`);
   if (s.status === 'default-instead') md.appendMarkdown(`\n$(warning) Using the default instead: ${escape(s.reason ?? '')}\n`);
   if (s.status === 'unconfined') md.appendMarkdown(`\n$(warning) Unconfined: every command is asked first. ${escape(s.reason ?? '')}\n`);
-  if (s.fallbacks.count) md.appendMarkdown(`\n${s.fallbacks.count} fallback(s); last: ${escape(s.fallbacks.lastReason ?? '')} (${s.fallbacks.lastAt ?? ''})\n`);
+  if (s.uses) md.appendMarkdown(`- the built-in uses: ${escape(s.uses)}\n`);
+  if (s.fallbacks.count) md.appendMarkdown(`\n${s.fallbacks.count} fallback(s); last: ${escape(s.fallbacks.lastReason ?? '')} (${s.fallbacks.lastAt ?? ''})${s.fallbacks.recovered ? `; recovered at ${s.fallbacks.recoveredAt ?? ''}` : ''}\n`);
   return md;
 }
 

@@ -40,7 +40,7 @@ export async function confinementSuite(ctx: SuiteContext): Promise<Figure[]> {
   const limit = processLimitMethod();
   const note =
     limit === 'cgroup'
-      ? 'run as root: the process limit is a pids cgroup per command, and moving the command into it costs several ms of the difference; as an ordinary user the limit is an rlimit and costs nothing'
+      ? 'run as root: the process limit is a pids cgroup per command; moving a process into a cgroup waits for the kernel (about 10 ms), so a shell joins the next command\u2019s group ahead of time and starts it when it comes; as an ordinary user the limit is an rlimit and costs nothing'
       : undefined;
   return [
     figure('confinement', 'confinement.confined', `\`true\` confined (${backend}: namespaces, mounts, process limit by ${limit})`, 'ms', s.confined),

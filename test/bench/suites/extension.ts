@@ -1,12 +1,10 @@
 /**
- * Extension figures (issue 8). The .vsix size is measured here (from `pepe.vsix`, which
- * `npm run package` builds; set PEPE_BENCH_PACKAGE=1 to rebuild it first). Activation time and the
+ * Extension figures (issue 8). The .vsix size is the vsix suite (vsix.ts). Activation time and the
  * chat rendering figure come from the real VS Code harness: when a run of it leaves
  * `.test-tmp/extension-figures.json` (`{ "activationMs": [..], "chatRenderMs": [..], "source": ".." }`)
  * the bench reads it; otherwise those rows say "not measured yet".
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { figure, type Figure, type SuiteContext } from '../figure.js';
 
@@ -15,24 +13,7 @@ export const EXTENSION_FIGURES = join(ROOT, '.test-tmp/extension-figures.json');
 
 export async function extensionSuite(ctx: SuiteContext): Promise<Figure[]> {
   const out: Figure[] = [];
-  const vsix = join(ROOT, 'pepe.vsix');
-  if (process.env.PEPE_BENCH_PACKAGE === '1') {
-    ctx.log('extension: npm run package …');
-    execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: 'inherit' });
-  }
-  if (existsSync(vsix)) {
-    const st = statSync(vsix);
-    const mb = st.size / 1024 / 1024;
-    out.push(
-      figure('extension', 'extension.vsix', '`.vsix` size (pepe.vsix from npm run package)', 'MB', { n: 1, median: mb, p10: mb, p90: mb, min: mb, max: mb }, {
-        below: 2,
-        targetText: '< 2 MB',
-        note: `${st.size} bytes, file built ${st.mtime.toISOString()}`,
-      }),
-    );
-  } else {
-    out.push(figure('extension', 'extension.vsix', '`.vsix` size', 'MB', null, { note: 'not measured yet: no pepe.vsix (run npm run package, or PEPE_BENCH_PACKAGE=1 npm run bench)' }));
-  }
+  // The .vsix size is its own suite (vsix.ts), built fresh in the run.
   let figs: { activationMs?: number[]; chatRenderMs?: number[]; source?: string } = {};
   if (existsSync(EXTENSION_FIGURES)) {
     try {

@@ -5,6 +5,7 @@ import { classifyShell } from '../../../src/core/permissions/risk.js';
 import { markOutsideContent, newRunState } from '../../../src/core/permissions/run-state.js';
 import type { PathFact } from '../../../src/core/tools/tool.js';
 import { call, harness, makeTempDir, removeDir } from '../permissions/helpers.js';
+import { recordAttacks } from './record.js';
 
 /**
  * The barrier tried as an attacker would (issue 13), with a person present who answers "deny"
@@ -26,6 +27,7 @@ class Denier implements Prompter {
 const HOME_CTX = { home: '/home/victim', pepeHome: '/home/victim/.pepe' };
 
 describe('attacks on the permission barrier', () => {
+  recordAttacks('barrier attacks', 'asked (or refused) with a person who denies everything; every call gets an outcome');
   let dir: string;
   before(() => loadShellGrammar());
   beforeEach(() => {

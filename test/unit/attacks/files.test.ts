@@ -12,6 +12,7 @@ import type { ApprovalRequest, Decision } from '../../../src/core/permissions/in
 import { DEFAULT_READ_BYTES } from '../../../src/core/tools/files.js';
 import { collectEvents, script, ScriptedPrompter } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
+import { recordAttacks } from './record.js';
 
 type ToolResult = { name: string; content: string; isError: boolean };
 
@@ -27,6 +28,7 @@ class RacingPrompter extends ScriptedPrompter {
 }
 
 describe('attacks: file tools in a turn', function () {
+  recordAttacks('file tool attacks', 'refused, asked or bounded; nothing outside the workspace is read or written unasked');
   this.timeout(30_000);
   let home: TempHome;
   let ws: string;

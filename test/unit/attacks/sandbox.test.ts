@@ -246,9 +246,13 @@ print(len([p for p in os.listdir("/proc") if p.isdigit()]))
 '`;
     const tag = `bomb${Date.now()}`;
     const bomb = `${tag}() { ${tag} | ${tag} & }; ${tag}; sleep 30`;
-    const [counted, bombed] = await attack('confined', [{ command: count, timeoutMs: 10_000 }, { command: bomb, timeoutMs: 2_000 }], { maxProcesses: limit });
+    // Counted twice: the first command gets its group directly, the next ones through the shell
+    // kept waiting in a group of its own; both must hold the limit.
+    const [counted, countedAgain, bombed] = await attack('confined', [{ command: count, timeoutMs: 10_000 }, { command: count, timeoutMs: 10_000 }, { command: bomb, timeoutMs: 2_000 }], { maxProcesses: limit });
     const n = Number(counted!.output.trim().split('\n').pop());
     assert.ok(n > 5 && n <= limit, `processes inside: ${n} (limit ${limit})`);
+    const again = Number(countedAgain!.output.trim().split('\n').pop());
+    assert.ok(again > 5 && again <= limit, `processes inside the second command: ${again} (limit ${limit})`);
     assert.ok(bombed!.timedOut, 'the bomb ran until its deadline');
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(processesMatching(tag), [], 'part of the bomb outlived the command');

@@ -15,6 +15,7 @@ import type { TurnEvent } from '../../../src/core/runtime/events.js';
 import { TurnEventRedactor } from '../../../src/core/secrets/redact-events.js';
 import { REDACTED, Redactor, secretForms, StreamRedactor } from '../../../src/core/secrets/redact.js';
 import { CLI, ensureBuilt } from '../helpers/cli.js';
+import { recordAttacks } from './record.js';
 
 /** A key with everything JSON escapes: a quote, a backslash, a control character, non-ASCII, an astral character. */
 const KEY = 'sk-"q\\u\u00e9-\u00fc\t\u20ac-\u{1F511}-9f3a77c1';
@@ -32,6 +33,7 @@ function leaks(text: string, secret = KEY): string[] {
 }
 
 describe('attacks: secrets in every spelling', () => {
+  recordAttacks('secret leaks', 'no secret value appears in the clear in any output, file or stream');
   it('the redactor knows every spelling of the key', () => {
     const r = new Redactor([KEY]);
     for (const s of spellings(KEY)) {

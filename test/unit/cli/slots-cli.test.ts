@@ -32,7 +32,7 @@ describe('pepe CLI: slots, plugins, doctor (spec 9.1)', function () {
     const memory = (await json('slot', 'list', '--json')).find((s: { slot: string }) => s.slot === 'memory');
     assert.deepEqual(memory, {
       slot: 'memory', configured: 'example_memory', occupant: 'example_memory', status: 'ok', reason: null, scope: 'install', default: 'builtin',
-      fallbacks: { count: 0, lastReason: null, lastAt: null },
+      fallbacks: { count: 0, lastReason: null, lastAt: null, recovered: false, recoveredAt: null }, uses: null,
     });
 
     const test = await json('slot', 'test', 'memory', '--query', 'anything');

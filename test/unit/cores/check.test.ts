@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkCore, coreStamp, loadCore } from '../../../src/core/cores/load-core.js';
+import { checkCore, checkCoreReport, coreStamp, loadCore } from '../../../src/core/cores/load-core.js';
 import { CoreLoadError, formatProblem, type Problem } from '../../../src/core/cores/problems.js';
 import { cleanup, pipelines, scaffolded, slot, tempDir, write } from './helpers.js';
 
@@ -87,10 +87,12 @@ describe('agent cores: loading and checking', () => {
     write(dir, 'agent/output/loose/module.ts', 'export function process() {}\n');
     rmSync(join(dir, 'agent/pipelines.yaml'));
     const out = lines(checkCore(dir), dir);
-    assert.deepEqual(out.length, 3);
+    assert.deepEqual(out.length, 2);
     assert.match(out[0]!, /^agent\/input\/base_input\/slot\.yaml:1:13: entrypoint module "main" not found/);
-    assert.match(out[1]!, /^agent\/output\/loose\/slot\.yaml:1:1: missing slot\.yaml/);
-    assert.match(out[2]!, /^agent\/pipelines\.yaml:1:1: missing pipelines\.yaml/);
+    assert.match(out[1]!, /^agent\/pipelines\.yaml:1:1: missing pipelines\.yaml/);
+    // A folder without slot.yaml is not a slot: skipped with a note, not an error (as upstream).
+    const report = checkCoreReport(dir);
+    assert.match(formatProblem(report.notes[0]!, dir), /^agent\/output\/loose:1:1: skipped output\/loose\/: no slot\.yaml/);
   });
 
   it('reports every problem at once, across files, sorted', () => {
@@ -201,5 +203,9 @@ describe('agent cores: loading and checking', () => {
     assert.equal(coreStamp(dir), before);
     write(dir, 'agent/input/base_input/module.ts', 'export function process(ctx: any) { ctx.input.addContext(ctx.input.rawText, { role: "user" }); }\n');
     assert.notEqual(coreStamp(dir), before);
+    // agent.yaml grants capabilities, so it is part of the core too.
+    const withoutGrants = coreStamp(dir);
+    write(dir, 'agent.yaml', 'capabilities:\n  defaults:\n    network.fetch: {}\n');
+    assert.notEqual(coreStamp(dir), withoutGrants);
   });
 });

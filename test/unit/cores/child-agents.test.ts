@@ -75,9 +75,10 @@ describe('agent cores: child agents (ctx.agents.run/spawn)', () => {
     assert.deepEqual(base.context.map((c) => c.text), ['q']);
     const all = await runInput(core, host, { ...turnArgs('q'), selection: 'all' });
     assert.deepEqual(all.context.map((c) => c.text), ['[pre]', 'q']);
-    const some = await runInput(core, host, { ...turnArgs('q'), selection: { only: ['base_input', 'ghost'] } });
+    const some = await runInput(core, host, { ...turnArgs('q'), selection: { only: ['base_input'] } });
     assert.deepEqual(some.context.map((c) => c.text), ['q']);
-    assert.match(some.notices[0]!, /inputSlots names "ghost"/);
+    // An id the child's pipeline lacks is an error, not a silent drop.
+    await assert.rejects(runInput(core, host, { ...turnArgs('q'), selection: { only: ['base_input', 'ghost'] } }), /inputSlots names "ghost", which is not in the input pipeline/);
     const out = await runOutput(core, host, { ...turnArgs('q'), responseText: 'a', selection: { only: ['log'] } });
     assert.deepEqual([out.delivered, out.progress], ['', ['log']]);
   });
@@ -118,10 +119,10 @@ describe('agent cores: child agents (ctx.agents.run/spawn)', () => {
     const input = await runInput(loadCore(dir), host, turnArgs('x'));
     assert.deepEqual(input.context.map((c) => c.text), ['child says: check this', 'task-1 done', 'x']);
     assert.deepEqual(host.agentRuns, [
-      { agent: 'reviewer', text: 'check this', input: 'all', output: 'base', tools: 'none', useBootstrap: false, caller: { phase: 'input', slotId: 'asker' } },
+      { agent: 'reviewer', text: 'check this', input: 'all', output: 'base', tools: 'none', useBootstrap: false, context: [], caller: { phase: 'input', slotId: 'asker' } },
     ]);
     assert.deepEqual(host.spawns, [
-      { agent: 'archivist', text: 'file it', input: 'base', output: { only: ['log'] }, tools: 'all', useBootstrap: true, caller: { phase: 'input', slotId: 'asker' } },
+      { agent: 'archivist', text: 'file it', input: 'base', output: { only: ['log'] }, tools: 'all', useBootstrap: true, context: [], caller: { phase: 'input', slotId: 'asker' } },
     ]);
     await assert.rejects(runOutput(loadCore(dir), host, { ...turnArgs(), responseText: 'r' }), /needs the capability "agents\.run:billing"/);
   });

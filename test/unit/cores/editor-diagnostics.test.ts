@@ -26,4 +26,14 @@ describe('editor diagnostics for agent-core manifests (spec 9.2)', () => {
     assert.ok(broken.problems.some((p) => /schema_version/.test(p.message)), JSON.stringify(broken));
     assert.ok(broken.problems.some((p) => /serial only/.test(p.message)), JSON.stringify(broken));
   });
+
+  it("a core's agent.yaml capability grants are checked as typed (with a did-you-mean), other agent.yaml files are left alone", () => {
+    scaffoldCore(join(dir, 'c2'));
+    const file = join(dir, 'c2', 'agent.yaml');
+    const problems = checkManifest(file, 'capabilities:\n  defaults:\n    network.fetch: {}\n    netwrk.fetch: {}\n');
+    assert.equal(problems.length, 1, JSON.stringify(problems));
+    assert.match(problems[0]!.message, /did you mean "network\.fetch"/);
+    assert.equal(problems[0]!.range.startLine, 3);
+    assert.deepEqual(checkManifest(join(dir, 'elsewhere', 'agent.yaml'), 'capabilities: 3\n'), []);
+  });
 });

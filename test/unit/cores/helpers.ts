@@ -91,17 +91,23 @@ export class FakeHost implements CoreHost {
 
   async runAgent(request: ChildAgentRequest): Promise<ChildAgentResult> {
     this.agentRuns.push(request);
-    return { agent: request.agent, sessionId: 'child-1', content: `child says: ${request.text}`, status: 'ok', result: null };
+    return { agent: request.agent, sessionId: 'child-1', turnId: 'ct1', content: `child says: ${request.text}`, status: 'ok', result: null, deliveries: [], tools: [], metadata: {} };
   }
 
   spawnAgent(request: ChildAgentRequest): SpawnedAgent {
     this.spawns.push(request);
-    return { taskId: 'task-1', agent: request.agent, wait: async () => ({ agent: request.agent, sessionId: 'child-2', content: 'done', status: 'ok', result: null }) };
+    return {
+      taskId: 'task-1',
+      agent: request.agent,
+      status: 'running',
+      wait: async () => ({ agent: request.agent, sessionId: 'child-2', turnId: 'ct2', content: 'done', status: 'ok', result: null, deliveries: [], tools: [], metadata: {} }),
+    };
   }
 
-  async activateSkill(name: string): Promise<void> {
-    if (name === 'nope') throw new Error('unknown skill "nope"');
-    this.skills.push(name);
+  async activateSkill(name: string, _caller?: SlotRef, coreText?: string): Promise<boolean> {
+    if (name === 'nope' && coreText === undefined) return false;
+    this.skills.push(coreText === undefined ? name : `${name}:${coreText}`);
+    return true;
   }
 
   async loadState(scope: StateScope): Promise<Record<string, JsonValue>> {

@@ -233,7 +233,7 @@ describe('agent cores: running the pipelines', () => {
     assert.match(result.failures[0]!.message, /ctx\.tools is not available to bootstrap slots/);
   });
 
-  it('skills.activate goes to the host and needs skill.activate; history.recentMessages needs history.read', async () => {
+  it('skills.activate goes to the host and needs skill.activate; history.recentMessages reads the session', async () => {
     const dir = scaffolded();
     slot(dir, 'input', 'skilful', {
       manifest: { capabilities: '[skill.activate, history.read]', failure_policy: 'hard' },

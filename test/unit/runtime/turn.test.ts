@@ -220,8 +220,9 @@ describe('the turn loop (spec 4.1)', function () {
   });
 
   it('the external_cli_harness example answers the whole turn and streams it', async () => {
-    // Outside $PEPE_HOME and /tmp: a confined plugin sees neither, as an installed program would not live there.
-    const bin = join(import.meta.dirname, '../../../.test-tmp', `bin-${process.pid}`);
+    // In the plugin's own data folder: a confined plugin sees neither the rest of $PEPE_HOME nor
+    // the host's /tmp (and a checkout may itself live under /tmp).
+    const bin = join(home.dir, 'plugin-data', 'external_cli_harness', 'bin');
     mkdirSync(bin, { recursive: true });
     const fake = join(bin, 'fake-agent-cli');
     writeFileSync(fake, '#!/bin/sh\necho "external says: $2"\n', { mode: 0o755 });

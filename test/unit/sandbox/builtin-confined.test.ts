@@ -70,15 +70,28 @@ describe('the built-in sandbox, confined (spec 3.5)', function () {
     assert.equal(existsSync(marker), false, 'the background child died with the command');
   });
 
-  it('as root, each command gets a pids cgroup of its own, removed after it', async function () {
+  it('as root, each command gets a pids cgroup of its own, removed after it (the first directly, later ones through the shell kept waiting in one)', async function () {
     if (processLimitMethod() !== 'cgroup') this.skip();
+    const groups = () => new Set(readdirSync(pidsCgroupBase()!).filter((n) => n.startsWith(`pepe-${process.pid}-`)));
+    const before = groups();
     const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
-    // The limit itself is proven by the fork-bomb attack test; here: the group goes away.
-    const r = await sandbox.run('bash', ['-c', 'sleep 0.1 & true'], { cwd: ws, env, timeoutMs: 10_000 });
-    assert.equal(r.exitStatus, 0, r.output);
+    // The limit itself is proven by the fork-bomb attack test; here: each command's group, and
+    // that a second and third command (run by the waiting shell) are limited too.
+    for (let i = 0; i < 3; i++) {
+      const r = await sandbox.run('bash', ['-c', 'sleep 0.1 & cat /proc/self/cgroup; echo "$HOME|$TMPDIR"'], { cwd: ws, env: { ...env, HOME: ws }, timeoutMs: 10_000 });
+      assert.equal(r.exitStatus, 0, r.output);
+      assert.match(r.output, /pids:/, r.output);
+      assert.ok(r.output.endsWith(`${ws}|/tmp\n`), `the environment reached the command: ${JSON.stringify(r.output)}`);
+    }
+    // The deadline, exit statuses and a missing program, through the waiting shell too.
+    const slow = await sandbox.run('sleep', ['30'], { cwd: ws, env, timeoutMs: 500 });
+    assert.ok(slow.timedOut && slow.exitStatus === 137, JSON.stringify(slow));
+    assert.equal((await sandbox.run('sh', ['-c', 'exit 7'], { cwd: ws, env, timeoutMs: 10_000 })).exitStatus, 7);
+    assert.equal((await sandbox.run('no-such-program-x', [], { cwd: ws, env, timeoutMs: 10_000 })).exitStatus, 127);
+    sandbox.dispose();
     await new Promise((res) => setTimeout(res, 500));
-    const mine = readdirSync(pidsCgroupBase()!).filter((n) => n.startsWith(`pepe-${process.pid}-`));
-    assert.deepEqual(mine, [], 'a cgroup was left behind');
+    const left = [...groups()].filter((n) => !before.has(n));
+    assert.deepEqual(left, [], 'a cgroup was left behind');
   });
 
   it('unconfined (no backend): the command still runs, and the status carries the reason', async () => {

@@ -6,12 +6,28 @@ export const MEMORY_FILES = ['MEMORY.md', 'USER.md', 'people.md'] as const;
 
 interface IndexedFile {
   stamp: string;
+  indexedAt: string;
   text: string;
   /** Lower-cased text, same length as `text` (else null and entries are lower-cased one by one). */
   lower: string | null;
   /** Entry boundaries: entry i is text.slice(starts[i], ends[i]). */
   starts: number[];
   ends: number[];
+}
+
+export interface MemoryFileStatus {
+  file: string;
+  bytes: number;
+  modifiedAt: string;
+  /** Entries (paragraphs, list items, headings); null when the file could not be read. */
+  entries: number | null;
+  /** When this process indexed the file as it is now. */
+  indexedAt: string | null;
+}
+
+export interface MemoryIndexStatus {
+  files: MemoryFileStatus[];
+  entries: number;
 }
 
 const LIST_ITEM = /^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s/;
@@ -78,6 +94,36 @@ export class BuiltinMemory {
     return hits;
   }
 
+  /**
+   * The agent's index: per file its size, entries and when it was indexed. Like a search, this
+   * indexes a file only when it is new or changed since (so the index is always current when read).
+   */
+  async status(agentName: string): Promise<MemoryIndexStatus> {
+    const files: MemoryFileStatus[] = [];
+    for (const file of MEMORY_FILES) {
+      const path = join(this.agentsDir, agentName, file);
+      let s;
+      try {
+        s = await stat(path);
+      } catch {
+        continue;
+      }
+      const indexed = await this.load(path);
+      files.push({ file, bytes: s.size, modifiedAt: s.mtime.toISOString(), entries: indexed ? indexed.starts.length : null, indexedAt: indexed?.indexedAt ?? null });
+    }
+    return { files, entries: files.reduce((n, f) => n + (f.entries ?? 0), 0) };
+  }
+
+  /** Drops the agent's index and builds it again from the files now. */
+  async reindex(agentName: string): Promise<MemoryIndexStatus> {
+    for (const file of MEMORY_FILES) {
+      const path = join(this.agentsDir, agentName, file);
+      this.cache.delete(path);
+      await this.load(path);
+    }
+    return this.status(agentName);
+  }
+
   private async load(path: string): Promise<IndexedFile | null> {
     let stamp: string;
     try {
@@ -96,7 +142,7 @@ export class BuiltinMemory {
       return null;
     }
     const lower = text.toLowerCase();
-    const indexed: IndexedFile = { stamp, text, lower: lower.length === text.length ? lower : null, ...entryBounds(text) };
+    const indexed: IndexedFile = { stamp, text, lower: lower.length === text.length ? lower : null, indexedAt: new Date().toISOString(), ...entryBounds(text) };
     this.cache.set(path, indexed);
     return indexed;
   }

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { execa } from 'execa';
-import { confinedCommand, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus } from '../../sandbox/index.js';
+import { bubblewrapSetsEnv, confinedCommand, confinementFailed, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { OutputCap } from './output-cap.js';
 
@@ -88,29 +88,80 @@ export class BuiltinSandbox {
     // The host's temp folder is not there inside: the private /tmp is.
     const env = status.backend === 'bubblewrap' && opts.env.TMPDIR !== undefined ? { ...opts.env, TMPDIR: '/tmp' } : opts.env;
     // As root, RLIMIT_NPROC does not apply: a pids cgroup holds the limit where one can be made.
-    const cgroup = status.backend === 'bubblewrap' && process.getuid?.() === 0 && policy.maxProcesses ? PidsCgroup.create(policy.maxProcesses) : null;
+    const limit = status.backend === 'bubblewrap' && process.getuid?.() === 0 && policy.maxProcesses ? policy.maxProcesses : 0;
+    const warm = limit ? this.warmShell(limit) : null;
+    const cgroup = limit && !warm ? PidsCgroup.create(limit) : null;
+    let result: SandboxRunResult;
     try {
-      if (!cgroup) return await this.spawn(file, args, env, opts);
+      if (warm) result = await this.follow(warm.exec(file, args, env), opts);
+      else if (!cgroup) result = await this.spawn(file, args, env, opts);
       // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
-      return await this.spawn('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts);
+      else result = await this.spawn('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts);
     } finally {
+      warm?.dispose();
       cgroup?.dispose();
+      if (limit) this.rewarm(limit);
     }
+    if (status.backend === 'bubblewrap' && result.exitStatus === 1 && result.output.startsWith('bwrap: ')) {
+      // bubblewrap could not set the confinement up (a stored "confined" gone stale, say): the
+      // command did not run, and it is not retried unconfined. The next command probes afresh.
+      confinementFailed();
+      result.output += '\n[pepe: the sandbox could not start this command; it did not run]';
+    }
+    return result;
   }
 
-  private async spawn(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+  /**
+   * The shell waiting in a fresh pids cgroup for the next confined command, taken for this one
+   * (the next is started when this command is done: rewarm). Moving a process into a cgroup waits
+   * for the kernel (an RCU grace period, about 10 ms); a shell that moved itself in ahead of time,
+   * and was spawned ahead of time, takes both off the command's path. Null the first time
+   * (nothing waiting yet) and where bubblewrap cannot take the environment on its command line.
+   */
+  private warmShell(limit: number): WarmShell | null {
+    if (!bubblewrapSetsEnv()) return null;
+    if (this.rewarming) {
+      // Asked again before the next shell was started: start it now (still no slower than a cold start).
+      clearImmediate(this.rewarming);
+      this.rewarming = null;
+      this.warm ??= WarmShell.start(limit);
+    }
+    const ready = this.warm?.limit === limit && this.warm.alive() ? this.warm : null;
+    if (!ready) this.warm?.discard();
+    this.warm = null;
+    return ready;
+  }
+
+  /** Starts the next waiting shell once this command is done, off its path (spawning costs too). */
+  private rewarm(limit: number): void {
+    if (!bubblewrapSetsEnv() || this.warm || this.rewarming || this.disposed) return;
+    this.rewarming = setImmediate(() => {
+      this.rewarming = null;
+      if (!this.warm && !this.disposed) this.warm = WarmShell.start(limit);
+    }).unref();
+  }
+
+  private rewarming: NodeJS.Immediate | null = null;
+  private disposed = false;
+
+  private warm: WarmShell | null = null;
+
+  private spawn(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+    // Input from /dev/null, not a closed pipe: bash reads ~/.bashrc when its input is a socket.
+    return this.follow(launch(file, args, opts.cwd, env, 'ignore'), opts);
+  }
+
+  /** Ends the shell kept waiting for the next command (see warmShell). */
+  dispose(): void {
+    this.disposed = true;
+    if (this.rewarming) clearImmediate(this.rewarming);
+    this.rewarming = null;
+    this.warm?.discard();
+    this.warm = null;
+  }
+
+  private async follow(child: Child, opts: SandboxRunOptions): Promise<SandboxRunResult> {
     const cap = new OutputCap(opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-    const child = execa(file, args, {
-      cwd: opts.cwd,
-      env,
-      extendEnv: false,
-      all: true,
-      buffer: false,
-      stdin: 'ignore',
-      reject: false,
-      detached: true, // its own process group, so a deadline kills grandchildren too
-      encoding: 'utf8',
-    });
     let timedOut = false;
     let cancelled = false;
     const killGroup = () => {
@@ -156,3 +207,77 @@ export class BuiltinSandbox {
     return { output, exitStatus, timedOut, cancelled };
   }
 }
+
+/** A child as the sandbox starts it: its own process group, stdout and stderr as one stream. */
+function launch(file: string, args: string[], cwd: string, env: Record<string, string>, stdin: 'ignore' | 'pipe') {
+  return execa(file, args, {
+    cwd,
+    env,
+    extendEnv: false,
+    all: true,
+    buffer: false,
+    stdin,
+    reject: false,
+    detached: true, // its own process group, so a deadline kills grandchildren too
+    encoding: 'utf8',
+  });
+}
+type Child = ReturnType<typeof launch>;
+
+/**
+ * A shell started ahead of time in a pids cgroup of its own (created with the limit), waiting on
+ * its input for the command to exec. It joins the group before it reads anything, so the command
+ * and everything it starts are inside; if it cannot join, it exits 125 and the command does not
+ * run. The command line is sent on its input as one `exec` with every word single-quoted (read
+ * whole with `cat`: the input is a socket, which cannot be opened as /dev/stdin), and bubblewrap
+ * gets the command's environment as `--clearenv --setenv…` (the shell's own is PATH only).
+ */
+class WarmShell {
+  private constructor(
+    readonly limit: number,
+    private readonly cgroup: PidsCgroup,
+    private readonly child: Child,
+  ) {}
+
+  static start(limit: number): WarmShell | null {
+    const cgroup = PidsCgroup.create(limit);
+    if (!cgroup) return null;
+    const script = 'echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; eval "$(cat)"';
+    const child = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
+    // Waiting must not keep Pepe alive; it is ended when Pepe exits (or reads end-of-input).
+    child.catch(() => undefined);
+    for (const h of [child, child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) h?.unref?.();
+    live.add(child);
+    void child.finally(() => live.delete(child));
+    return new WarmShell(limit, cgroup, child);
+  }
+
+  alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null && this.child.stdin?.writable === true;
+  }
+
+  exec(file: string, args: string[], env: Record<string, string>): Child {
+    for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ ref?: () => void } | null>) h?.ref?.();
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
+    const words = [file, '--clearenv', ...envArgs, ...args].map(singleQuote).join(' ');
+    this.child.stdin?.end(`exec ${words} </dev/null\n`);
+    return this.child;
+  }
+
+  dispose(): void {
+    this.cgroup.dispose();
+  }
+
+  /** Not needed after all: end of input ends the shell, and its group is removed. */
+  discard(): void {
+    this.child.stdin?.end();
+    this.cgroup.dispose();
+  }
+}
+
+const live = new Set<Child>();
+process.once('exit', () => {
+  for (const child of live) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+});
+
+const singleQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;

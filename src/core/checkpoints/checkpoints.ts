@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CheckpointError, ShadowGit } from './shadow-git.js';
+
+export { CheckpointError } from './shadow-git.js';
+
+/**
+ * Checkpoints (issue 17): before a turn changes files, the workspace's files (everything git would
+ * see: tracked or not, minus what .gitignore leaves out) are committed to a shadow repository in
+ * Pepe's home. Each checkpoint is one commit on refs/pepe/checkpoints, its message carrying who
+ * and when. "Restore" first checkpoints the present (so a restore can itself be undone), then
+ * makes the work tree match the checkpoint: changed and deleted files come back, files created
+ * since are removed; ignored files are never touched.
+ */
+
+const REF = 'refs/pepe/checkpoints';
+const MARK = 'pepe-checkpoint ';
+
+export const CheckpointMeta = z.object({
+  createdAt: z.string(),
+  reason: z.enum(['turn', 'restore', 'manual']),
+  agent: z.string().optional(),
+  sessionId: z.string().optional(),
+  turnId: z.string().optional(),
+  /** For a "restore" checkpoint: the checkpoint restored. */
+  restoring: z.string().optional(),
+});
+export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
+
+export interface Checkpoint extends CheckpointMeta {
+  /** The commit (full hash); any unique prefix of 7+ characters names it too. */
+  id: string;
+  tree: string;
+}
+
+export interface FileChange {
+  status: 'added' | 'modified' | 'deleted' | 'type_changed';
+  path: string;
+}
+
+export class Checkpoints {
+  private constructor(private readonly git: ShadowGit) {}
+
+  /** Checkpoints of `workspace`, kept in `<pepeHome>/checkpoints`. */
+  static async open(pepeHome: string, workspace: string): Promise<Checkpoints> {
+    return new Checkpoints(await ShadowGit.open(join(pepeHome, 'checkpoints'), workspace, pepeHome));
+  }
+
+  get workspace(): string {
+    return this.git.workTree;
+  }
+
+  /** Snapshot the work tree now. */
+  async create(meta: Omit<CheckpointMeta, 'createdAt'> & { createdAt?: string }): Promise<Checkpoint> {
+    return this.git.locked(() => this.snapshot({ createdAt: new Date().toISOString(), ...meta }));
+  }
+
+  private async snapshot(meta: CheckpointMeta): Promise<Checkpoint> {
+    await this.addAll();
+    const tree = (await this.git.run(['write-tree'])).trim();
+    const parent = await this.head();
+    const message = MARK + JSON.stringify(CheckpointMeta.parse(meta));
+    const id = (await this.git.run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: message })).trim();
+    await this.git.run(['update-ref', REF, id, ...(parent ? [parent] : [])]);
+    return { id, tree, ...meta };
+  }
+
+  /** The work tree into the shadow index. An unreadable file is left out (exit 1); anything worse fails the checkpoint. */
+  private async addAll(): Promise<void> {
+    await this.git.run(['add', '--all', '--ignore-errors', '--', '.'], { okExitCodes: [1] });
+  }
+
+  private async head(): Promise<string | null> {
+    const out = await this.git.run(['rev-parse', '--verify', '--quiet', `${REF}^{commit}`], { allowFail: true });
+    return out.trim() || null;
+  }
+
+  /** Newest first. */
+  async list(limit = 100): Promise<Checkpoint[]> {
+    if (!(await this.head())) return [];
+    const out = await this.git.run(['log', `-n${Math.max(1, limit)}`, '--format=%H%x00%T%x00%B%x1e', REF]);
+    const list: Checkpoint[] = [];
+    for (const record of out.split('\x1e')) {
+      const [id, tree, body] = record.replace(/^\n/, '').split('\x00');
+      if (!id || !tree || !body?.startsWith(MARK)) continue;
+      const meta = CheckpointMeta.safeParse(safeJson(body.slice(MARK.length).trim()));
+      if (meta.success) list.push({ id, tree, ...meta.data });
+    }
+    return list;
+  }
+
+  /** The checkpoint a (prefix of an) id names; a clear error for none or several. */
+  async get(ref: string): Promise<Checkpoint> {
+    if (!/^[0-9a-f]{4,40}$/i.test(ref)) throw new CheckpointError(`"${ref}" is not a checkpoint id (see pepe checkpoints list)`, 2);
+    const all = await this.list(10_000);
+    const hits = all.filter((c) => c.id.startsWith(ref.toLowerCase()));
+    if (hits.length === 0) throw new CheckpointError(`no checkpoint ${ref} for ${this.workspace} (see pepe checkpoints list)`, 2);
+    if (hits.length > 1) throw new CheckpointError(`${ref} names ${hits.length} checkpoints; give more of the id`, 2);
+    return hits[0]!;
+  }
+
+  /** What changed from checkpoint `ref` to the work tree now (or to checkpoint `to`). */
+  async changes(ref: string, to?: string): Promise<FileChange[]> {
+    const { from, target } = await this.range(ref, to);
+    const out = await this.git.run(['diff', '--name-status', '-z', '--no-renames', from, ...target]);
+    const parts = out.split('\0').filter(Boolean);
+    const changes: FileChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const status = ({ A: 'added', M: 'modified', D: 'deleted', T: 'type_changed' } as const)[parts[i]![0] as 'A'] ?? 'modified';
+      changes.push({ status, path: parts[i + 1]! });
+    }
+    return changes;
+  }
+
+  /** The unified diff from checkpoint `ref` to the work tree now (or to checkpoint `to`). */
+  async diff(ref: string, to?: string, paths: string[] = []): Promise<string> {
+    const { from, target } = await this.range(ref, to);
+    return this.git.run(['diff', '--no-color', '--no-renames', '--no-ext-diff', '--no-textconv', from, ...target, '--', ...paths]);
+  }
+
+  private async range(ref: string, to?: string): Promise<{ from: string; target: string[] }> {
+    const from = (await this.get(ref)).id;
+    if (to) return { from, target: [(await this.get(to)).id] };
+    // The work tree as it is now, through the shadow index (never the user's).
+    await this.git.locked(() => this.addAll());
+    return { from, target: ['--cached'] };
+  }
+
+  /**
+   * Brings the work tree back to checkpoint `ref`. The present is checkpointed first (returned as
+   * `saved`, so this restore can be undone by restoring that one).
+   */
+  async restore(ref: string): Promise<{ restored: Checkpoint; saved: Checkpoint; changes: FileChange[] }> {
+    const restored = await this.get(ref);
+    return this.git.locked(async () => {
+      const saved = await this.snapshot({ createdAt: new Date().toISOString(), reason: 'restore', restoring: restored.id });
+      const out = await this.git.run(['diff', '--name-status', '-z', '--no-renames', saved.tree, restored.tree]);
+      // The index now holds `saved`; read-tree -u moves index and work tree to the checkpoint,
+      // deleting what was created since and writing back what was changed or deleted.
+      await this.git.run(['read-tree', '-u', '--reset', restored.tree]);
+      const parts = out.split('\0').filter(Boolean);
+      const changes: FileChange[] = [];
+      for (let i = 0; i + 1 < parts.length; i += 2) {
+        // Seen from the present: what the restore does to each file.
+        const status = ({ A: 'added', M: 'modified', D: 'deleted', T: 'type_changed' } as const)[parts[i]![0] as 'A'] ?? 'modified';
+        changes.push({ status, path: parts[i + 1]! });
+      }
+      return { restored, saved, changes };
+    });
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

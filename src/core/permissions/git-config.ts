@@ -1,0 +1,165 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * Whether a repository's own configuration makes git run programs by itself. The allow-list
+ * treats `git status`, `git log`… as harmless, but a `.git/config` that arrived with a project
+ * can name a program git starts on its own: `core.fsmonitor` (status), a `filter` or `diff`
+ * driver, `gpg.*.program` (log with signatures), a pager, or an include of another file. In
+ * such a repository those subcommands are asked. Read bounded: at most MAX_BYTES per file and
+ * MAX_FILES files; anything larger, unreadable in part, or that the reader cannot make sense of
+ * counts as unsafe (fail closed).
+ */
+
+const MAX_BYTES = 64 * 1024;
+const MAX_FILES = 32;
+const MAX_UP = 64;
+
+/** Keys (section.name, lower case; `*` for any subsection) that make git start a program. */
+const PROGRAM_KEYS: RegExp[] = [
+  /^core\.fsmonitor$/,
+  /^core\.pager$/,
+  /^pager\./,
+  /^gpg\.(.*\.)?program$/,
+  /^filter\./,
+  /^diff\.(.*\.)?(textconv|command)$/,
+  /^diff\.external$/,
+  /^include\./,
+  /^includeif\./,
+];
+
+/** Null when the repository around `cwd` (if any) names no program git would run; else why. */
+export function repositoryConfigRisk(cwd: string): string | null {
+  if (!isAbsolute(cwd)) return 'the folder the command runs in is not known, so its repository configuration cannot be checked';
+  const found = findGitDir(cwd);
+  if (found === null) return null;
+  if ('unsafe' in found) return found.unsafe;
+  const files = configFiles(found.gitDir);
+  if (typeof files === 'string') return files;
+  for (const file of files) {
+    const text = readCapped(file);
+    if (text === null) continue;
+    if (typeof text !== 'string') return `${file} is ${text.why}`;
+    const bad = programKey(text);
+    if (bad) return `the repository configuration (${file}) sets ${bad}, which makes git run a program`;
+  }
+  return null;
+}
+
+/** The first key that starts a program, or `unreadable` for a line the reader cannot parse; null when clean. */
+export function programKey(text: string): string | null {
+  let section = '';
+  for (let raw of text.split(/\r?\n/)) {
+    raw = raw.trim();
+    if (raw === '' || raw.startsWith('#') || raw.startsWith(';')) continue;
+    if (raw.startsWith('[')) {
+      const m = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(raw);
+      if (!m) return 'a line git may read differently than Pepe does';
+      const [, name, sub, rest] = m;
+      section = sub !== undefined ? `${name!.toLowerCase()}.${sub.toLowerCase()}` : name!.toLowerCase();
+      raw = rest!.trim();
+      if (raw === '' || raw.startsWith('#') || raw.startsWith(';')) continue;
+    }
+    const k = /^([A-Za-z][A-Za-z0-9-]*)\s*(=|$|[#;])/.exec(raw);
+    // A continuation line of a value (ends in a backslash above) also lands here: unsafe, which
+    // only costs a question.
+    if (!k) return 'a line git may read differently than Pepe does';
+    if (section === '') return 'a setting outside any section';
+    const key = `${section}.${k[1]!.toLowerCase()}`;
+    if (PROGRAM_KEYS.some((r) => r.test(key))) return key;
+  }
+  return null;
+}
+
+type Found = { gitDir: string } | { unsafe: string } | null;
+
+/** The git folder for `cwd`: `.git` in it or a folder above, or where a `.git` file points. */
+function findGitDir(cwd: string): Found {
+  let dir = resolve(cwd);
+  for (let i = 0; i < MAX_UP; i++) {
+    const dotGit = join(dir, '.git');
+    let st;
+    try {
+      st = statSync(dotGit);
+    } catch {
+      st = null;
+    }
+    if (st?.isDirectory()) return { gitDir: dotGit };
+    if (st?.isFile()) {
+      const text = readCapped(dotGit);
+      if (typeof text !== 'string') return { unsafe: `${dotGit} cannot be read in full` };
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+      if (!m) return { unsafe: `${dotGit} does not name a git folder` };
+      return { gitDir: resolve(dir, m[1]!) };
+    }
+    if (st) return { unsafe: `${dotGit} is neither a folder nor a file` };
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return { unsafe: 'the folder is nested too deeply to find its repository' };
+}
+
+/** The config files git reads for this git folder: its own, the worktree's, the common one, the submodules'. */
+function configFiles(gitDir: string): string[] | string {
+  const files = [join(gitDir, 'config'), join(gitDir, 'config.worktree')];
+  const common = readCapped(join(gitDir, 'commondir'));
+  if (typeof common === 'string' && common.trim()) files.push(join(resolve(gitDir, common.trim()), 'config'));
+  const modules: string[] = [];
+  collectModules(join(gitDir, 'modules'), modules, 0);
+  for (const m of modules) files.push(join(m, 'config'), join(m, 'config.worktree'));
+  if (files.length > MAX_FILES) return 'the repository has more submodule configurations than the barrier reads';
+  return files;
+}
+
+function collectModules(dir: string, out: string[], depth: number): void {
+  if (depth > 4 || out.length > MAX_FILES) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    try {
+      if (!lstatSync(p).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    // A submodule's git folder has a config; a nested path (modules/a/b) is a folder of folders.
+    try {
+      statSync(join(p, 'config'));
+      out.push(p);
+      collectModules(join(p, 'modules'), out, depth + 1);
+    } catch {
+      collectModules(p, out, depth + 1);
+    }
+    if (out.length > MAX_FILES) return;
+  }
+}
+
+/** The file's text; null when there is none; `{ why }` when it cannot be read safely in full. */
+function readCapped(file: string): string | null | { why: string } {
+  let fd: number;
+  try {
+    // Non-blocking: a FIFO put in a config file's place must not hang the barrier on open.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? null : { why: 'unreadable' };
+  }
+  try {
+    const st = fstatSync(fd);
+    // A FIFO or device would block or never end: not a configuration git would use either.
+    if (!st.isFile()) return { why: 'not a regular file' };
+    if (st.size > MAX_BYTES) return { why: `larger than ${MAX_BYTES / 1024} KB` };
+    const buf = Buffer.alloc(st.size);
+    const n = readSync(fd, buf, 0, st.size, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return { why: 'unreadable' };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import type { Pepe } from '../../core/pepe.js';
+import type { ChatItem, HostMessage } from '../../protocol/messages.js';
+import { historyItems, sessionSummaries } from './history-items.js';
+
+/** What the history list's actions need of the panel they act for (a ChatPanel). */
+export interface SessionPanel {
+  reveal(): void;
+  readonly busy: boolean;
+  replace(agent: string | null, sessionId: string | null, items: ChatItem[]): Promise<void>;
+  updateTitle(): void;
+  post(msg: HostMessage): Promise<void>;
+}
+
+/**
+ * The chat's session history list and its actions (open, rename, delete), for one panel. The list
+ * is asked of the core by session origin (history-items.ts); a session already shown in another
+ * panel is revealed there rather than opened twice.
+ */
+export class PanelSessions {
+  constructor(
+    private readonly panel: SessionPanel,
+    private readonly deps: { getPepe(): Promise<Pepe> },
+    private readonly owner: { panelFor(agent: string, sessionId: string): SessionPanel | undefined },
+  ) {}
+
+  async send(): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    const msg: HostMessage = { type: 'sessions', sessions: sessionSummaries(pepe.sessions) };
+    await this.panel.post(msg);
+  }
+
+  async open(agent: string, sessionId: string): Promise<void> {
+    const other = this.owner.panelFor(agent, sessionId);
+    if (other && other !== this.panel) return other.reveal();
+    const pepe = await this.deps.getPepe();
+    await this.panel.replace(agent, sessionId, historyItems(agent, pepe.sessions.load(agent, sessionId).messages));
+  }
+
+  async rename(agent: string, sessionId: string): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    const current = pepe.sessions.load(agent, sessionId).info.title ?? '';
+    const title = await vscode.window.showInputBox({ title: `Rename session ${sessionId} of ${agent}`, prompt: 'Title', value: current, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'a title cannot be empty') });
+    if (title === undefined) return;
+    pepe.sessions.rename(agent, sessionId, title.trim());
+    this.panel.updateTitle();
+    await this.send();
+  }
+
+  async delete(agent: string, sessionId: string): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    const info = pepe.sessions.load(agent, sessionId).info;
+    const yes = 'Delete';
+    const picked = await vscode.window.showWarningMessage(`Delete the session "${info.title ?? sessionId}" of ${agent}?`, { modal: true, detail: `${info.messages} messages. This cannot be undone.` }, yes);
+    if (picked !== yes) return;
+    const showing = this.owner.panelFor(agent, sessionId);
+    if (showing?.busy) throw new Error('that session has a running turn; stop it first');
+    pepe.sessions.delete(agent, sessionId);
+    if (showing) await showing.replace(agent, null, [{ kind: 'notice', level: 'info', text: 'This session was deleted; a new one starts with your next message.' }]);
+    await this.send();
+  }
+}

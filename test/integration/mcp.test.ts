@@ -1,0 +1,97 @@
+/**
+ * MCP in the editor: a real server-everything in the MCP Servers view (state, tools, restart), and
+ * `@pepe` through the chat participant API (the workbench's own chat needs a signed-in account
+ * here, so the registered handler is called with the API's request, context, stream and token).
+ */
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, extensionPath, type Api } from './helpers';
+
+describe('MCP servers and @pepe', function () {
+  let a: Api;
+  let dir: string;
+  before(async () => {
+    a = await api();
+    dir = mkdtempSync(path.join(tmpdir(), 'pepe-mcp-it-'));
+  });
+  after(async () => {
+    const pepe = await a.testing.host.get();
+    await pepe.mcp.remove('ev').catch(() => undefined);
+    await vscode.commands.executeCommand('pepe.agent.remove', { agent: 'chatty', force: true });
+    await vscode.commands.executeCommand('pepe.agent.remove', { agent: 'other', force: true });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function recordingStream() {
+    const parts: string[] = [];
+    const progress: string[] = [];
+    return {
+      parts,
+      progress,
+      stream: { markdown: (v: string | vscode.MarkdownString) => void parts.push(typeof v === 'string' ? v : v.value), progress: (v: string) => void progress.push(v) } as unknown as vscode.ChatResponseStream,
+    };
+  }
+  const token = () => new vscode.CancellationTokenSource().token;
+
+  it('the MCP Servers view shows a real server, starts it to list its tools, and restarts it', async () => {
+    const pepe = await a.testing.host.get();
+    const main = path.join(extensionPath(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+    // The editor's own binary runs as plain Node for the server.
+    await pepe.mcp.add('ev', { command: process.execPath, args: [main, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    const tree = a.testing.mcp.tree;
+    const [server] = await tree.getChildren();
+    assert.equal(server?.kind, 'mcpServer');
+    assert.match(String(tree.getTreeItem(server!).description), /not started/);
+    const tools = await tree.getChildren(server);
+    assert.ok(tools.some((t) => t.kind === 'mcpTool' && t.tool.name === 'mcp__ev__echo'), JSON.stringify(tools.map((t) => t.kind)));
+    const [again] = await tree.getChildren();
+    assert.match(String(tree.getTreeItem(again!).description), /running/);
+    const pid = pepe.mcp.connection('ev').pid;
+    await vscode.commands.executeCommand('pepe.mcp.restart', again);
+    assert.notEqual(pepe.mcp.connection('ev').pid, pid, 'a new process after Restart');
+  });
+
+  it('@pepe hands the request to the agent /agent names; the conversation keeps that agent and its session; an unknown agent is said plainly', async () => {
+    const script = (name: string, text: string) => {
+      const file = path.join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify({ steps: [{ text }, { echo_prompt: true }] }));
+      return `mock:${file}`;
+    };
+    const pepe = await a.testing.host.get();
+    const chatty = script('chatty', 'Hello from chatty.');
+    const other = script('other', 'Other here.');
+    await pepe.store.update((raw) => {
+      const agents = (raw.agents ??= {}) as Record<string, unknown>;
+      agents.chatty = { model: chatty };
+      agents.other = { model: other };
+    });
+    await pepe.reload();
+    const { participant, handleRequest } = a.testing.mcp;
+
+    const first = recordingStream();
+    const r1 = await handleRequest(participant, { prompt: 'chatty hi there', command: 'agent' }, { history: [] }, first.stream, token());
+    assert.equal(first.parts.join(''), 'Hello from chatty.');
+    const meta = r1.metadata as { agent: string; sessionId: string };
+    assert.equal(meta.agent, 'chatty');
+
+    // The next request of the same conversation continues chatty's session (the model sees the history).
+    const second = recordingStream();
+    const history = [{ result: r1 }] as unknown as vscode.ChatContext['history'];
+    const r2 = await handleRequest(participant, { prompt: 'and again', command: undefined }, { history }, second.stream, token());
+    assert.equal((r2.metadata as { sessionId: string }).sessionId, meta.sessionId);
+    assert.match(second.parts.join(''), /hi there[\s\S]*and again/);
+
+    const third = recordingStream();
+    const r3 = await handleRequest(participant, { prompt: 'other what now', command: 'agent' }, { history }, third.stream, token());
+    assert.equal((r3.metadata as { agent: string }).agent, 'other');
+    assert.equal(third.parts.join(''), 'Other here.');
+
+    const none = recordingStream();
+    const r4 = await handleRequest(participant, { prompt: 'nobody hello', command: 'agent' }, { history: [] }, none.stream, token());
+    assert.ok(r4.errorDetails);
+    assert.match(none.parts.join(''), /No agent named \*\*nobody\*\*/);
+  });
+});
