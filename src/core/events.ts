@@ -85,7 +85,7 @@ export interface RunTurnOptions {
    * files it read outside the workspace) starts the callee's run tainted too, so asking another
    * agent never launders it.
    */
-  callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean };
+  callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean; secretFiles?: string[] };
   /**
    * Context the person attached (issue 17: @file, @folder, @selection, @problems, @terminal): added
    * after the text in the user's message, so the transcript records what the model was given.

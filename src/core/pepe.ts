@@ -120,7 +120,7 @@ export class Pepe {
     const secrets = () => secretValues(this.env, this.config);
     this.sessions = new SessionStore(this.paths.sessions, secrets);
     this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool), secrets });
-    this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
+    this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, trusted: () => this.workspaceTrusted, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
     this.runtime = new AgentRuntime({
       config: () => this.config,
       env: this.env,

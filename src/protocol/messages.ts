@@ -14,9 +14,20 @@ import { TurnEventSchema } from './turn-event.js';
 export const UsageSchema = z.object({ calls: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number() });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/** What context can be attached to a turn (core/context-attachments.ts ATTACHMENT_KINDS). */
+export const ATTACHMENT_KINDS = ['file', 'folder', 'selection', 'problems', 'terminal'] as const;
+export const AttachmentKindSchema = z.enum(ATTACHMENT_KINDS);
+export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
+
+/** A chip: context the host gathered and keeps for the next turn (the content stays in the host). */
+export const AttachmentChipSchema = z.object({ id: z.string(), kind: AttachmentKindSchema, label: z.string() });
+export type AttachmentChip = z.infer<typeof AttachmentChipSchema>;
+
 /** One entry of a conversation, in order. Turn events are forwarded as the core emits them. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), text: z.string() }),
+  z.object({ kind: z.literal('user'), text: z.string(), attachments: z.optional(z.array(z.object({ kind: AttachmentKindSchema, label: z.string() }))) }),
+  /** The turn changed files and a checkpoint was taken before it: restore to it or compare with it. */
+  z.object({ kind: z.literal('checkpoint'), sessionId: z.string(), turnId: z.string() }),
   z.object({ kind: z.literal('event'), event: TurnEventSchema }),
   /** Something the host says about the conversation (switched agent, a turn that could not start). */
   /** Tokens and cost of one turn (its consulted agents included), from the usage records. */
@@ -62,6 +73,8 @@ export const PanelStateSchema = z.object({
   busy: z.boolean(),
   /** This session's model calls so far (this agent's own; null before the first). */
   sessionUsage: z.optional(z.nullable(UsageSchema)),
+  /** Context attached to the next message (@file, @selection, a dropped file, Add Selection to Pepe Chat). */
+  attachments: z.optional(z.array(AttachmentChipSchema)),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -99,7 +112,17 @@ export type HostMessage = z.infer<typeof HostMessageSchema>;
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), state: z.nullable(ViewStateSchema) }),
-  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1), z.maxLength(200_000)) }),
+  /** `attachments`: ids of the chips shown (the host holds their content); only those are sent. */
+  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1), z.maxLength(200_000)), attachments: z.optional(z.array(z.string()).check(z.maxLength(20))) }),
+  /** An @ completion or a drop: the host gathers the context (files and folders by `uris`; a quick pick when none). */
+  z.object({ type: z.literal('attach'), kind: AttachmentKindSchema, uris: z.optional(z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(20))) }),
+  z.object({ type: z.literal('detach'), id: z.string() }),
+  /** A write_file/edit_file card's file link: opened only when it is inside the workspace. */
+  z.object({ type: z.literal('open_file'), path: z.string().check(z.minLength(1), z.maxLength(4096)) }),
+  /** A card's "Show changes": the file's diff since the checkpoint taken before that turn. */
+  z.object({ type: z.literal('show_change'), path: z.string().check(z.minLength(1), z.maxLength(4096)), sessionId: z.string(), turnId: z.string() }),
+  /** "Restore to before this turn" / "Compare with before this turn" (pepe.checkpoints.restore / .compare). */
+  z.object({ type: z.literal('checkpoint'), action: z.enum(['restore', 'compare']), sessionId: z.string().check(z.minLength(1)), turnId: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('set_agent'), agent: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('set_model'), model: z.nullable(z.string()) }),

@@ -3,6 +3,7 @@ import { parseHostMessage, parseViewState, type HostMessage, type PanelState, ty
 import { Frames } from './frames.js';
 import { buildLayout, fillAgents, fillHistory, fillModels, showState } from './layout.js';
 import { Transcript } from './transcript.js';
+import { AttachContext } from './attach-context.js';
 
 /**
  * The chat webview (issue 7): talks to the host only through the protocol in src/protocol
@@ -29,6 +30,8 @@ layout.historySearch.addEventListener('input', showHistory);
 
 layout.input.value = view.draft ?? '';
 const post = (m: WebviewMessage) => vscode.postMessage(m);
+// Before the composer's Enter handler: an open @ completion takes Enter first.
+const attach = new AttachContext(layout.input, layout.input.parentElement!, post);
 const save = (patch: Partial<ViewState>) => {
   view = { ...view, ...patch };
   vscode.setState(view);
@@ -70,6 +73,7 @@ function onHostMessage(msg: HostMessage): void {
 function apply(next: PanelState): void {
   state = next;
   showState(layout, next);
+  attach.show(next.attachments);
   save({ panelId: next.panelId, agent: next.agent, sessionId: next.sessionId, model: next.model });
 }
 
@@ -87,7 +91,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 function sendInput(): void {
   const text = layout.input.value.trim();
   if (!text || state?.busy) return;
-  post({ type: 'send', text });
+  const attachments = attach.ids;
+  post({ type: 'send', text, ...(attachments.length ? { attachments } : {}) });
   layout.input.value = '';
   save({ draft: '' });
 }
@@ -144,6 +149,16 @@ document.addEventListener('click', (e) => {
     }
     case 'set-api-key':
       if (target.dataset.key) post({ type: 'set_api_key', name: target.dataset.key });
+      return;
+    case 'open-file':
+      if (target.dataset.path) post({ type: 'open_file', path: target.dataset.path });
+      return;
+    case 'show-change':
+      if (target.dataset.path && target.dataset.session && target.dataset.turn) post({ type: 'show_change', path: target.dataset.path, sessionId: target.dataset.session, turnId: target.dataset.turn });
+      return;
+    case 'restore-turn':
+    case 'compare-turn':
+      if (target.dataset.session && target.dataset.turn) post({ type: 'checkpoint', action: target.dataset.action === 'restore-turn' ? 'restore' : 'compare', sessionId: target.dataset.session, turnId: target.dataset.turn });
       return;
     case 'copy-code': {
       const code = target.parentElement?.querySelector('pre')?.textContent ?? '';

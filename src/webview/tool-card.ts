@@ -97,7 +97,8 @@ export class ToolCard {
       pre.textContent = output;
     }
     this.body.append(box);
-    if (this.steps === null && !isError && !exit) this.el.open = false; // quiet tools collapse once done
+    // Quiet tools collapse once done; a file change stays open for its links.
+    if (this.steps === null && !isError && !exit && !FILE_TOOLS.has(this.name)) this.el.open = false;
   }
 
   routeEnded(result: string | undefined, isError: boolean): void {
@@ -105,10 +106,28 @@ export class ToolCard {
     void result; // the tool_result that follows carries the same text
   }
 
+  /**
+   * write_file / edit_file: a link that opens the file and, in a live turn, "Show changes" (the
+   * file's diff since the checkpoint before the turn). The host opens only workspace files.
+   */
+  linkFile(turn: { sessionId: string; turnId: string } | null): void {
+    if (!FILE_TOOLS.has(this.name) || !isRecord(this.args) || typeof this.args.path !== 'string' || !this.args.path) return;
+    const path = this.args.path;
+    const links = h(
+      'div',
+      { class: 'card-links' },
+      h('button', { type: 'button', class: 'text-button', 'data-action': 'open-file', 'data-path': path, title: `Open ${path}` }, icon('go-to-file'), ' Open ', h('span', { class: 'card-path' }, path)),
+      turn ? h('button', { type: 'button', class: 'text-button', 'data-action': 'show-change', 'data-path': path, 'data-session': turn.sessionId, 'data-turn': turn.turnId, title: `The changes to ${path} since before this turn` }, icon('diff'), ' Show changes') : null,
+    );
+    this.body.prepend(links);
+  }
+
   unfinished(): void {
     if (!this.finished) this.setStatus('unfinished');
   }
 }
+
+const FILE_TOOLS = new Set(['write_file', 'edit_file']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -16,6 +16,8 @@ class RunView {
   readonly approvals = new Map<string, ToolCard>();
   /** The turn's fatal error, said once by its turn_end (with Retry) instead of once per event. */
   fatal: string | null = null;
+  /** The turn, when its turn_start was seen (a live turn): file cards link to its changes. */
+  turn: { sessionId: string; turnId: string } | null = null;
 
   constructor(readonly el: HTMLElement, readonly agent: string) {}
 
@@ -78,8 +80,32 @@ export class Transcript {
       case 'user':
         this.runs.clear();
         this.lastUserText = item.text;
-        this.root.append(h('article', { class: 'msg user', 'aria-label': 'You said' }, h('div', { class: 'msg-author' }, icon('account'), ' You'), h('div', { class: 'msg-text' }, item.text)));
+        this.root.append(
+          h(
+            'article',
+            { class: 'msg user', 'aria-label': 'You said' },
+            h('div', { class: 'msg-author' }, icon('account'), ' You'),
+            h('div', { class: 'msg-text' }, item.text),
+            item.attachments?.length
+              ? h('ul', { class: 'attachments sent', 'aria-label': 'Attached context' }, ...item.attachments.map((a) => h('li', { class: 'chip', 'data-kind': a.kind, title: `${a.kind}: ${a.label}` }, icon(ATTACHMENT_ICONS[a.kind] ?? 'file'), h('span', { class: 'chip-label' }, a.label))))
+              : null,
+          ),
+        );
         return;
+      case 'checkpoint': {
+        const data = { 'data-session': item.sessionId, 'data-turn': item.turnId };
+        this.root.append(
+          h(
+            'div',
+            { class: 'turn-checkpoint', 'data-kind': 'turn-checkpoint', role: 'group', 'aria-label': 'This turn changed files' },
+            icon('history'),
+            ' This turn changed files. ',
+            h('button', { type: 'button', class: 'text-button', 'data-action': 'restore-turn', ...data, title: 'Bring the workspace back to how it was before this turn (asks first; can be undone)' }, icon('discard'), ' Restore to before this turn'),
+            h('button', { type: 'button', class: 'text-button', 'data-action': 'compare-turn', ...data, title: 'Show every change since before this turn' }, icon('diff'), ' Compare with before this turn'),
+          ),
+        );
+        return;
+      }
       case 'notice':
         this.root.append(item.level === 'error' && item.retryText !== undefined ? this.failureFor(item.text, item.retryText) : this.notice(item.level, item.text, item.retryText));
         return;
@@ -93,10 +119,11 @@ export class Transcript {
 
   private event(e: TurnEvent): void {
     switch (e.type) {
-      case 'turn_start':
-        if (e.path.length === 1) this.newTurn(e.path, e.agent);
-        else this.run(e.path);
+      case 'turn_start': {
+        const run = e.path.length === 1 ? this.newTurn(e.path, e.agent) : this.run(e.path);
+        run.turn = { sessionId: e.sessionId, turnId: e.turnId };
         return;
+      }
       case 'assistant_delta': {
         const run = this.run(e.path);
         if (!run.message) {
@@ -121,6 +148,7 @@ export class Transcript {
         const run = this.run(e.path);
         this.endMessage(run);
         const card = new ToolCard(e.id, e.name, e.arguments);
+        card.linkFile(run.turn);
         run.cards.set(e.id, card);
         run.el.append(card.el);
         return;
@@ -292,6 +320,8 @@ export function missingKeyName(text: string): string | null {
   const m = /no API key stored for ([A-Za-z_][A-Za-z0-9_]{0,127})/.exec(text);
   return m ? m[1]! : null;
 }
+
+const ATTACHMENT_ICONS: Record<string, string> = { file: 'file', folder: 'folder', problems: 'warning', selection: 'selection', terminal: 'terminal' };
 
 function key(path: readonly string[]): string {
   return path.join('\u0000');

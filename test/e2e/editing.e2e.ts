@@ -45,7 +45,9 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
       agents[agent] = { model: `mock:${script}` };
     }
     writeFileSync(path.join(home, 'config.json'), JSON.stringify({ agents }, null, 2));
-    wb = await openWorkbench({ env: { PEPE_HOME: home }, workspace });
+    // A browser workbench saves edits after a delay by default (files.autoSave: afterDelay), which
+    // would write the "unsaved" text to disk before the agent's edit: keep buffers dirty, as on the desktop.
+    wb = await openWorkbench({ env: { PEPE_HOME: home }, workspace, settings: { 'files.autoSave': 'off' } });
     await waitForWorkbench(wb.page);
   });
   beforeEach(async function () {
@@ -114,12 +116,27 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
     await startTurn(page, 'accepter');
     await waitForDiff(page, 'accepted.ts');
     // Both sides of the diff: the current line removed, the proposed one added.
-    const diffText = domText(await page.locator('.monaco-diff-editor').first().innerText());
-    assert.ok(diffText.includes('answer = 41') && diffText.includes('answer = 42'), diffText);
+    // (The tab shows before the diff editor has rendered its lines: wait for them.)
+    await waitFor(async () => {
+      const diffText = domText(await page.locator('.monaco-diff-editor').first().innerText().catch(() => ''));
+      return diffText.includes('answer = 41') && diffText.includes('answer = 42') ? true : undefined;
+    }, { timeoutMs: 30_000, what: 'both sides of the diff rendered' });
     await docScreenshot(page, 'edit-diff-approval.png');
     await runCommand(page, 'Pepe: Accept Proposed Change');
     await waitFor(() => (readFileSync(file, 'utf8') === EDITED ? true : undefined), { timeoutMs: 30_000, what: 'the edit on disk' });
     await waitFor(() => (toolResults(home, 'accepter').some((r) => r.startsWith('edited accepted.ts')) ? true : undefined), { timeoutMs: 30_000, what: 'the tool result' });
+    // The chat's card links to the file, and the turn offers its checkpoint.
+    const chat = chatFrame(page);
+    await chat.locator('.card[data-tool="edit_file"] [data-action="open-file"][data-path="accepted.ts"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('.card[data-tool="edit_file"] [data-action="show-change"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await chat.locator('[data-kind="turn-checkpoint"] [data-action="restore-turn"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await docScreenshot(page, 'chat-edit-card.png');
+    // "Show changes" opens the file's diff since before the turn.
+    await chat.locator('.card[data-tool="edit_file"] [data-action="show-change"]').click();
+    await waitFor(async () => {
+      const text = domText(await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText().catch(() => ''));
+      return text.includes('-export const answer = 41;') && text.includes('+export const answer = 42;') ? true : undefined;
+    }, { timeoutMs: 30_000, what: "the edit's diff since before the turn" });
 
     // The person's undo in the editor takes the agent's edit back.
     await page.locator('.tabs-container .tab[aria-label^="accepted.ts"]').first().click();
@@ -145,6 +162,9 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('// my unsaved work');
+    // The buffer is dirty (its tab says so) and the file on disk is as it was, before the turn starts.
+    await page.locator('.tabs-container .tab.dirty[aria-label^="dirty.ts"]').first().waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(readFileSync(path.join(workspace, 'dirty.ts'), 'utf8'), ORIGINAL);
     await startTurn(page, 'careful');
     await waitForDiff(page, 'dirty.ts');
     await runCommand(page, 'Pepe: Accept Proposed Change');

@@ -23,7 +23,7 @@ export function registerSlotCommands(program: Command, ctx: CliContext): void {
         ),
       );
       for (const r of rows) {
-        if (r.uses) ctx.out(`  ${r.slot}: the built-in uses ${r.uses}`);
+        if (r.uses) ctx.out(`  ${r.slot} (built-in): ${r.uses}`);
         if (r.status === 'unconfined') ctx.out(`  ${r.slot}: unconfined (every command is asked first): ${r.reason}`);
         else if (r.reason) ctx.out(`  ${r.slot}: using the default instead: ${r.reason}`);
         else if (r.fallbacks.count) ctx.out(`  ${r.slot}: ${r.fallbacks.count} fallback(s), last: ${r.fallbacks.lastReason}${r.fallbacks.recovered ? `; recovered (answered cleanly at ${r.fallbacks.recoveredAt})` : ''}`);

@@ -1,6 +1,6 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -9,6 +9,7 @@ import type { PepeConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
 import { confinedCommand, detectConfinement, processLimitPrefix, sandboxPolicy, type ConfinementPolicy, type ConfinementStatus } from '../sandbox/index.js';
 import { allowListEnv } from '../secrets/scrub.js';
+import { cappedFetch } from './capped-fetch.js';
 import { DEFAULT_IDLE_MS, DEFAULT_TIMEOUT_MS, resolveRecord, resolveRefs, type McpServerConfig } from './config.js';
 
 export type { McpToolInfo };
@@ -26,6 +27,7 @@ let sdk: Promise<{
   Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
   SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
   StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  inheritedEnv: readonly string[];
   StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
 }> | undefined;
 function loadSdk() {
@@ -34,8 +36,19 @@ function loadSdk() {
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]).then(([c, sse, stdio, http]) => ({ Client: c.Client, SSEClientTransport: sse.SSEClientTransport, StdioClientTransport: stdio.StdioClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport }));
+  ]).then(([c, sse, stdio, http]) => ({ Client: c.Client, SSEClientTransport: sse.SSEClientTransport, StdioClientTransport: stdio.StdioClientTransport, inheritedEnv: stdio.DEFAULT_INHERITED_ENV_VARS, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport }));
   return sdk;
+}
+
+/**
+ * The SDK spreads its default variables (LOGNAME, USER, SHELL, TERM… read from Pepe's own process)
+ * under the environment it is given. Each of those not in `env` is given as undefined, which Node's
+ * spawn leaves out, so the server gets exactly `env`.
+ */
+export function exactEnv(env: Record<string, string>, inherited: readonly string[]): Record<string, string> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of inherited) out[name] = undefined;
+  return Object.assign(out, env) as Record<string, string>;
 }
 
 export type McpState = 'stopped' | 'starting' | 'running' | 'failed';
@@ -266,11 +279,14 @@ export class McpConnection {
     };
     policy.writable.push(...(this.server.writable ?? []).map(real));
     policy.readOnly.push(...(this.server.readable ?? []).map(real));
+    // The program the person configured must be readable even where the sandbox hides its folder
+    // (a private /tmp): the files named on the command line, read-only.
+    policy.readOnly.push(...programFolders(argv, this.deps.home, homedir()));
     const cmd = confiner.command(policy, argv);
     // The allow-list environment, the server's own variables, and its data folder as HOME (npx's cache goes there).
     const env = { ...allowListEnv(this.deps.env, config), HOME: dataDir, ...resolveRecord(this.server.env, this.deps.env, `${where} env`) };
-    const { StdioClientTransport } = await loadSdk();
-    const transport = new StdioClientTransport({ command: cmd.file, args: cmd.args, env, cwd: dataDir, stderr: 'pipe', maxBufferSize: MAX_MESSAGE_BYTES });
+    const { StdioClientTransport, inheritedEnv } = await loadSdk();
+    const transport = new StdioClientTransport({ command: cmd.file, args: cmd.args, env: exactEnv(env, inheritedEnv), cwd: dataDir, stderr: 'pipe', maxBufferSize: MAX_MESSAGE_BYTES });
     transport.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
@@ -282,15 +298,17 @@ export class McpConnection {
     const url = new URL(resolveRefs(this.server.url!, this.deps.env, `${where} url`));
     const headers = resolveRecord(this.server.headers, this.deps.env, `${where} header`);
     const requestInit = { headers };
+    // The same cap per message as a local server's: a flooding server is cut off, the call fails.
+    const capped = cappedFetch(MAX_MESSAGE_BYTES, (reason) => this.cutOff(reason));
     const { SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
-    if (this.server.transport === 'sse') return this.connect(new SSEClientTransport(url, { requestInit }));
+    if (this.server.transport === 'sse') return this.connect(new SSEClientTransport(url, { requestInit, fetch: capped }));
     try {
-      return await this.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+      return await this.connect(new StreamableHTTPClientTransport(url, { requestInit, fetch: capped }));
     } catch (e) {
       if (this.server.transport === 'streamable') throw e;
       // Older servers speak only HTTP+SSE.
       try {
-        return await this.connect(new SSEClientTransport(url, { requestInit }));
+        return await this.connect(new SSEClientTransport(url, { requestInit, fetch: capped }));
       } catch (e2) {
         throw new Error(`streamable HTTP: ${errorMessage(e)}; SSE: ${errorMessage(e2)}`);
       }
@@ -326,6 +344,12 @@ export class McpConnection {
     return client;
   }
 
+  /** A remote server over the size cap: the connection closes as if it had dropped (the call fails, the next use reconnects). */
+  private cutOff(reason: string): void {
+    this.transportError ??= reason;
+    void this.client?.close().catch(() => undefined);
+  }
+
   private touch(): void {
     this.clearIdle();
     if (!this.client || this.inFlight > 0) return;
@@ -337,4 +361,39 @@ export class McpConnection {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
   }
+}
+
+/**
+ * Folders holding the files named on a server's command line: for a file inside node_modules, the
+ * outermost node_modules folder (so the script's own dependencies resolve), else the file's folder.
+ * Never a folder inside $PEPE_HOME or a hidden folder of the user's home.
+ */
+export function programFolders(argv: readonly string[], pepeHome: string, home: string): string[] {
+  const out = new Set<string>();
+  const hiddenRoots = [pepeHome].map((p) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  });
+  for (const arg of argv) {
+    if (!isAbsolute(arg)) continue;
+    let file: string;
+    try {
+      file = realpathSync(arg);
+      if (!statSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
+    const parts = file.split(sep);
+    const nm = parts.indexOf('node_modules');
+    const folder = nm > 0 ? parts.slice(0, nm + 1).join(sep) : dirname(file);
+    const inside = (root: string) => folder === root || folder.startsWith(root + sep);
+    if (hiddenRoots.some(inside)) continue;
+    const relHome = relative(home, folder);
+    if (!relHome.startsWith('..') && !isAbsolute(relHome) && relHome.split(sep).some((seg) => seg.startsWith('.'))) continue;
+    out.add(folder);
+  }
+  return [...out];
 }

@@ -17,7 +17,12 @@ export interface McpCheck {
   warnings: string[];
 }
 
+/** What is said instead of starting a server in a workspace that is not trusted. */
+export const MCP_RESTRICTED = 'Restricted Mode: trust the folder to use MCP servers';
+
 export interface McpManagerDeps extends ConnectionDeps {
+  /** False in Restricted Mode: no server is started at all (a local one runs code). Unset: trusted. */
+  trusted?: () => boolean;
   /** Applies an edit to the raw configuration under the store's lock, then reloads. */
   edit?: <T>(mutate: (raw: Record<string, unknown>) => T) => Promise<T>;
 }
@@ -163,8 +168,16 @@ export class McpManager {
     return out;
   }
 
+  /** In Restricted Mode, what to say instead of starting a server (the sidebar shows it); null when trusted. */
+  restriction(): string | null {
+    return this.deps.trusted?.() === false ? MCP_RESTRICTED : null;
+  }
+
   connection(name: string, config: PepeConfig = this.deps.config()): McpConnection {
     if (this.disposed) throw new McpCallError('Pepe is shutting down; MCP servers are stopped', 'start');
+    // Every start goes through here: fail closed before a connection exists.
+    const restricted = this.restriction();
+    if (restricted) throw new McpCallError(restricted, 'start');
     const entry = this.servers(config).get(name);
     if (!entry) throw new McpCallError(`no MCP server named "${name}" is configured; see pepe mcp list`, 'start');
     if (!entry.ok) throw new McpCallError(`MCP server "${name}" is misconfigured: ${entry.invalid}`, 'start');

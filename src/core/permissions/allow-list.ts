@@ -106,8 +106,11 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   arch: { maxOperands: 0 },
   uptime: { flags: 'ps', maxOperands: 0 },
   free: { flags: 'bkmghltw', maxOperands: 0 },
+  // Not cargo or rustc: they are usually rustup's proxies, which read the project's
+  // rust-toolchain.toml, and a toolchain `path` there (`/proc/self/cwd/…`) runs the project's own
+  // program even for `--version`.
   node: VERSION_ONLY, npm: VERSION_ONLY, python: VERSION_ONLY, python3: VERSION_ONLY, pip: VERSION_ONLY, pip3: VERSION_ONLY,
-  cargo: VERSION_ONLY, rustc: VERSION_ONLY, yarn: VERSION_ONLY, pnpm: VERSION_ONLY, ruby: VERSION_ONLY, deno: VERSION_ONLY,
+  yarn: VERSION_ONLY, pnpm: VERSION_ONLY, ruby: VERSION_ONLY, deno: VERSION_ONLY,
 };
 
 /**
@@ -149,7 +152,11 @@ export function allowListVerdict(name: string, args: readonly ShellWord[]): stri
   if (name === 'git') return gitVerdict(texts);
   if (name === 'find') return findVerdict(texts);
   if (name === 'printf' && texts[0]?.startsWith('-')) return 'printf takes no options here (-v assigns a variable)';
-  return optionsVerdict(name, ALLOWED_PROGRAMS[name]!, texts);
+  const spec = ALLOWED_PROGRAMS[name]!;
+  // A glob is a plain word that may become several: `uniq a*` is `uniq a1 a2`, which writes a2.
+  const glob = spec.maxOperands !== undefined || spec.operand ? args.find((a) => /[*?[]/.test(a.raw)) : undefined;
+  if (glob) return `"${glob.raw}" may expand to more operands than ${name} is allowed without asking`;
+  return optionsVerdict(name, spec, texts);
 }
 
 function gitVerdict(args: string[]): string | null {

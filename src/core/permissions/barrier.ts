@@ -7,6 +7,7 @@ import { defaultCatastropheContext, type CatastropheContext } from './catastroph
 import { visible } from './display.js';
 import { entryCovers, riskKindsOf, scopedEntry } from './grant-scope.js';
 import { repositoryConfigRisk } from './git-config.js';
+import { secretFilesOf, shellReachesOutside } from './secret-files.js';
 import { classifyToolCall, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
 import type { RunPermissionState } from './run-state.js';
 import { SessionGrants } from './session-grants.js';
@@ -93,7 +94,9 @@ export class PermissionBarrier {
   /** Every call gets an outcome: a failure inside the barrier is a refusal, never a thrown error. */
   async check(call: ToolCallCheck): Promise<BarrierOutcome> {
     try {
-      return await this.judge(call);
+      const outcome = await this.judge(call);
+      if (outcome.allowed) noteSecretFiles(call);
+      return outcome;
     } catch (e) {
       const reason = `Not run: the permission barrier could not judge this call (${visible(errorMessage(e))}); ${NOT_THE_USER}.`;
       return this.decided(call, chainOf(call), { allowed: false, by: 'barrier_error', reason });
@@ -110,7 +113,7 @@ export class PermissionBarrier {
     const pepeHome = paths.filter((p) => p.access === 'write' && p.inPepeHome);
     const isFileRead = tool === 'read_file' || tool === 'list_dir';
     const tainted = call.run.tookInOutsideContent && call.agentConfig.trust_untrusted_content !== true;
-    const outbound = tool === 'web_search' && (call.run.tookInOutsideContent || call.run.readOutsideWorkspace === true);
+    const outbound = tool === 'web_search' && (call.run.tookInOutsideContent || call.run.readOutsideWorkspace === true || (call.run.secretFiles?.length ?? 0) > 0);
 
     // What the call may do: the shell reading, plus what the resolved paths say.
     let verdict: ShellVerdict = { hints: [], catastrophic: [] };
@@ -130,7 +133,7 @@ export class PermissionBarrier {
     }
     // write_file writes whatever its paths say; without resolved facts, its own argument says where.
     if (tool === 'write_file' && !paths.some((p) => p.access === 'write')) hints.push({ kind: 'write', fragment: visible(String((args as { path?: unknown } | null)?.path ?? '')) });
-    if (outbound) hints.push({ kind: 'network', fragment: 'web_search', detail: 'sends a query out after this run took in outside content' });
+    if (outbound) hints.push({ kind: 'network', fragment: 'web_search', detail: 'sends a query out after this run took in outside content or read secrets' });
     const risks = riskKindsOf(hints);
 
     const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
@@ -158,7 +161,7 @@ export class PermissionBarrier {
     if (onceOnly) why.push({ kind: 'pepe_home', paths: pepeHome.map((p) => p.real) });
     if (cls.kind === 'gated') why.push({ kind: 'gated_tool', known: cls.known });
     if (outside.length > 0) why.push({ kind: 'outside_workspace', paths: outside.map((p) => p.real) });
-    if (outbound) why.push({ kind: 'outbound_after_outside', sources: [...call.run.outsideContentSources, ...(call.run.readOutsideWorkspace ? ['files read outside the workspace'] : [])] });
+    if (outbound) why.push({ kind: 'outbound_after_outside', sources: [...call.run.outsideContentSources, ...(call.run.readOutsideWorkspace ? ['files read outside the workspace'] : []), ...(call.run.secretFiles ?? []).map((f) => `${f}, which looks like it holds secrets`)] });
     if (verdict.hints.length > 0) why.push({ kind: 'risk_hints', count: verdict.hints.length });
     if (unconfined) why.push({ kind: 'unconfined', reason: unconfined.reason ?? 'the sandbox is not confining commands' });
     if (tainted) {
@@ -392,6 +395,18 @@ function autoApproveEntry(config: BarrierAgentConfig, tool: string, risks: reado
   if (list === undefined) return null;
   if (list === '*') return '*';
   return list.find((e) => entryCovers(e, tool, risks)) ?? null;
+}
+
+/**
+ * An allowed call that reads or names a secret-looking file, or a command that names a place
+ * outside its folder, marks the run: outbound channels ask from then on.
+ */
+function noteSecretFiles(call: ToolCallCheck): void {
+  if (classifyTool(call.tool).kind === 'shell' && shellReachesOutside(call.tool, call.args, call.facts?.cwd ?? call.cwd)) call.run.readOutsideWorkspace = true;
+  const found = secretFilesOf(call.tool, call.args, call.facts?.paths ?? []);
+  if (found.length === 0) return;
+  const list = (call.run.secretFiles ??= []);
+  for (const f of found) if (!list.includes(f)) list.push(f);
 }
 
 function isFileReadOutside(call: ToolCallCheck): boolean {

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -36,14 +37,70 @@ export function repositoryConfigRisk(cwd: string): string | null {
   if ('unsafe' in found) return found.unsafe;
   const files = configFiles(found.gitDir);
   if (typeof files === 'string') return files;
+  const hookDirs = files.filter((f) => f.endsWith('/config')).map((f) => join(dirname(f), 'hooks'));
   for (const file of files) {
     const text = readCapped(file);
     if (text === null) continue;
     if (typeof text !== 'string') return `${file} is ${text.why}`;
     const bad = programKey(text);
     if (bad) return `the repository configuration (${file}) sets ${bad}, which makes git run a program`;
+    for (const value of hooksPathValues(text)) {
+      const where = hooksFolder(value, found.worktree);
+      if (where === null) return `the repository configuration (${file}) sets core.hooksPath to a folder the barrier cannot locate`;
+      hookDirs.push(where);
+    }
+  }
+  return hookRisk(hookDirs);
+}
+
+/**
+ * Hooks that git's read-only commands run by themselves: `git status` rewrites the index when
+ * file times changed, and writing the index runs `post-index-change`; a ref update runs
+ * `reference-transaction`. A project that arrives with its `.git` folder can bring them along.
+ */
+const HOOKS_RUN_BY_READS = ['post-index-change', 'reference-transaction'];
+
+function hookRisk(dirs: string[]): string | null {
+  for (const dir of dirs) {
+    for (const hook of HOOKS_RUN_BY_READS) {
+      const p = join(dir, hook);
+      try {
+        lstatSync(p);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+        return `the git hook ${p} cannot be checked`;
+      }
+      return `the repository has a ${hook} hook (${p}), which git runs by itself`;
+    }
   }
   return null;
+}
+
+/** Every `core.hooksPath` value in a config file (last one wins for git; all are checked here). */
+function hooksPathValues(text: string): string[] {
+  const out: string[] = [];
+  let section = '';
+  for (let raw of text.split(/\r?\n/)) {
+    raw = raw.trim();
+    const head = /^\[\s*([A-Za-z0-9.-]+)\s*(?:"(?:[^"\\]|\\.)*")?\s*\](.*)$/.exec(raw);
+    if (head) {
+      section = raw.includes('"') ? '' : head[1]!.toLowerCase();
+      raw = head[2]!.trim();
+    }
+    const m = /^hookspath\s*=\s*(.*)$/i.exec(raw);
+    if (m && section === 'core') out.push(m[1]!);
+  }
+  return out;
+}
+
+/** Where a `core.hooksPath` value points; null when it is written in a way not followed here (quotes, escapes, comments). */
+function hooksFolder(value: string, worktree: string | null): string | null {
+  const v = value.trim();
+  if (v === '' || /["\\#;]/.test(v)) return null;
+  if (v === '~' || v.startsWith('~/')) return join(homedir(), v.slice(1));
+  if (isAbsolute(v)) return v;
+  return worktree === null ? null : resolve(worktree, v);
 }
 
 /** The first key that starts a program, or `unreadable` for a line the reader cannot parse; null when clean. */
@@ -71,9 +128,29 @@ export function programKey(text: string): string | null {
   return null;
 }
 
-type Found = { gitDir: string } | { unsafe: string } | null;
+type Found = { gitDir: string; worktree: string | null } | { unsafe: string } | null;
 
-/** The git folder for `cwd`: `.git` in it or a folder above, or where a `.git` file points. */
+/**
+ * git's own test for a folder that is itself a repository (a bare one): a HEAD file next to
+ * `objects` and `refs`. Looser than git's (fail closed): HEAD with either of them counts.
+ */
+function looksLikeGitDir(dir: string): boolean {
+  const is = (name: string, dirWanted: boolean) => {
+    try {
+      const st = statSync(join(dir, name));
+      return dirWanted ? st.isDirectory() : st.isFile();
+    } catch {
+      return false;
+    }
+  };
+  return is('HEAD', false) && (is('objects', true) || is('refs', true) || is('commondir', false));
+}
+
+/**
+ * The git folder for `cwd`, found as git finds it: in each folder from `cwd` up, `.git` in it
+ * (a folder, or a file naming one), else the folder itself when it looks like a git folder
+ * (a bare repository: a downloaded project laid out that way is one too).
+ */
 function findGitDir(cwd: string): Found {
   let dir = resolve(cwd);
   for (let i = 0; i < MAX_UP; i++) {
@@ -84,15 +161,17 @@ function findGitDir(cwd: string): Found {
     } catch {
       st = null;
     }
-    if (st?.isDirectory()) return { gitDir: dotGit };
+    if (st?.isDirectory()) return { gitDir: dotGit, worktree: dir };
     if (st?.isFile()) {
       const text = readCapped(dotGit);
       if (typeof text !== 'string') return { unsafe: `${dotGit} cannot be read in full` };
       const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
       if (!m) return { unsafe: `${dotGit} does not name a git folder` };
-      return { gitDir: resolve(dir, m[1]!) };
+      return { gitDir: resolve(dir, m[1]!), worktree: dir };
     }
     if (st) return { unsafe: `${dotGit} is neither a folder nor a file` };
+    // Its `core.worktree` may name a work tree anywhere: relative hook folders are not followed.
+    if (looksLikeGitDir(dir)) return { gitDir: dir, worktree: null };
     const up = dirname(dir);
     if (up === dir) return null;
     dir = up;

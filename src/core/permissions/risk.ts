@@ -37,6 +37,9 @@ export function classifyScript(program: string, argv: readonly string[], ctx: Ca
   const c = new Collector(ctx);
   const all = [program, ...argv];
   if (all.some(hasHiddenCharacters)) c.hint('hidden_characters', all.map(shellQuote).join(' '), 'shown $\'…\'-quoted so every character is visible');
+  // Without a shell `X=1` is the program's name, not an assignment: judging `X=1 ls` as `ls` would
+  // judge another program than the one that runs.
+  if (ASSIGNMENT.test(program)) c.hint('unknown_command', shellQuote(program), 'runs a program whose name looks like a variable assignment');
   c.inner(all.map(literalWord), all.map(shellQuote).join(' '));
   return { hints: c.hints, catastrophic: c.catastrophic, programs: [...c.programs] };
 }

@@ -13,6 +13,8 @@ export interface RunPermissionState {
   outsideContentSources: string[];
   /** The run was allowed to read files outside the workspace (outbound channels ask from then on). */
   readOutsideWorkspace?: boolean;
+  /** Files that look like they hold secrets (`.env`, keys) the run read or named in a command: outbound channels ask. */
+  secretFiles?: string[];
   /** "Allow for the rest of this task": tool and risks shown, per agent; given while tainted or not. */
   taskGrants?: TaskGrant[];
 }
@@ -34,6 +36,7 @@ export function newRunState(caller?: RunPermissionState): RunPermissionState {
   }
   // Reading outside the workspace is data the caller may pass on, like outside content.
   if (caller?.readOutsideWorkspace) state.readOutsideWorkspace = true;
+  if (caller?.secretFiles?.length) state.secretFiles = [...caller.secretFiles];
   return state;
 }
 

@@ -78,7 +78,7 @@ export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[
         parts.push(`it writes into Pepe's own home folder (${r.paths.map(visible).join(', ')}), which always asks and can only be allowed once`);
         break;
       case 'outbound_after_outside':
-        parts.push(`web_search sends text out, and this run holds outside content or files from outside the workspace (${r.sources.map(visible).join(', ')})`);
+        parts.push(`web_search sends text out, and this run holds outside content, secret-looking files or files from outside the workspace (${r.sources.map(visible).join(', ')})`);
         break;
       case 'outside_content': {
         const what = r.withdrew.map((w) => ({ auto_approve: 'its pre-approval (auto_approve)', session_grant: 'the grants given for this session', risk_free_shell: 'running harmless commands unasked' })[w]);

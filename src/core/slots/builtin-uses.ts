@@ -16,13 +16,15 @@ export function builtinUses(slot: SlotName, config: PepeConfig, confinement?: { 
       return endpoint && endpoint !== DEFAULT_WEB_SEARCH_ENDPOINT ? `Instant Answer API at ${shownEndpoint(endpoint)} (web_search.endpoint)` : `DuckDuckGo Instant Answer API (${DEFAULT_WEB_SEARCH_ENDPOINT})`;
     }
     case 'sandbox':
-      if (config.sandbox?.wrapper) return `commands run through the wrapper ${config.sandbox.wrapper}`;
-      if (!confinement) return 'commands run in the workspace';
-      return confinement.confined ? `commands confined by ${confinement.backend ?? 'the OS'}` : 'commands run unconfined';
+      if (!confinement) return config.sandbox?.wrapper ? `commands run through the wrapper ${config.sandbox.wrapper}` : 'commands run in the workspace';
+      {
+        const how = confinement.confined ? `confined by ${confinement.backend ?? 'the OS'}` : 'unconfined';
+        return config.sandbox?.wrapper ? `commands run through the wrapper ${config.sandbox.wrapper}, ${how}` : `commands ${how}`;
+      }
     case 'model_select':
       return "the agent's model_chain, else its model, else default_model_chain";
     case 'heartbeat_interval':
-      return 'every due pulse is allowed';
+      return 'allows every due pulse';
     case 'compaction':
       return "summarises the middle of a long conversation with the turn's model";
     case 'harness':

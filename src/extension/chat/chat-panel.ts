@@ -17,6 +17,10 @@ import { inertEvent } from './inert-items.js';
 import { UsageMeter } from './usage-meter.js';
 import { isRestrictedRefusal } from '../../core/tools/restricted.js';
 import { offerToTrust } from '../host/workspace-trust.js';
+import type { TurnAttachment } from '../../core/context-attachments.js';
+import { PanelAttachments } from './attachment-store.js';
+import { handleContextMessage } from './panel-context.js';
+import { checkpointOfTurn } from './turn-changes.js';
 
 /** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
 export const RESTRICTED_MODE_NOTICE =
@@ -77,6 +81,8 @@ export class ChatPanel implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   private readonly sessions: PanelSessions;
   private disposed = false;
+  /** Context attached to the next message (chips in the composer). */
+  private readonly attachments = new PanelAttachments();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -134,6 +140,13 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   private lastResult: TurnResult | undefined;
+
+  /** "Add Selection to Pepe Chat": context gathered by a command, shown as a chip for the next message. */
+  async attach(attachment: TurnAttachment): Promise<void> {
+    await this.loaded;
+    this.attachments.add(attachment);
+    await this.postState();
+  }
 
   /** Test-only path (not reachable from the webview): pushes items as if a turn produced them. */
   pushForTest(items: ChatItem[]): void {
@@ -206,8 +219,20 @@ export class ChatPanel implements vscode.Disposable {
           this.queue.push({ kind: 'notice', level: 'info', text: input.usage });
           return;
         }
-        return this.runTurn(msg.text);
+        return this.runTurn(msg.text, this.attachments.take(msg.attachments));
       }
+      case 'attach':
+      case 'detach':
+      case 'open_file':
+      case 'show_change':
+      case 'checkpoint':
+        return handleContextMessage(msg, {
+          getPepe: () => this.deps.getPepe(),
+          attachments: this.attachments,
+          notice: (text) => this.queue.push({ kind: 'notice', level: 'warning', text }),
+          postState: () => this.postState(),
+          log: this.deps.log,
+        });
       case 'stop':
         this.running?.abort();
         return;
@@ -242,7 +267,7 @@ export class ChatPanel implements vscode.Disposable {
 
   // ---- turns ----
 
-  private async runTurn(text: string): Promise<void> {
+  private async runTurn(text: string, attachments: TurnAttachment[] = []): Promise<void> {
     if (this.running) return; // the webview disables Send while a turn runs
     const agent = this.agent;
     if (!agent) {
@@ -251,7 +276,7 @@ export class ChatPanel implements vscode.Disposable {
     }
     const controller = new AbortController();
     this.running = controller;
-    this.queue.push({ kind: 'user', text });
+    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}) });
     this.noteRestrictedMode();
     this.noteConfig();
     await this.postState();
@@ -268,10 +293,13 @@ export class ChatPanel implements vscode.Disposable {
         model: this.model ?? undefined,
         signal: controller.signal,
         personPresent: true,
+        ...(attachments.length ? { attachments } : {}),
         onEvent: (event) => this.onEvent(event),
       });
       this.lastResult = result;
       this.setSession(result.sessionId);
+      // A turn that changed files had a checkpoint taken before it: offer restore and compare.
+      if (await checkpointOfTurn(pepe, result.sessionId, result.turnId)) this.queue.push({ kind: 'checkpoint', sessionId: result.sessionId, turnId: result.turnId });
       if (result.switchTo) {
         this.running = null;
         await this.switchAgent(result.switchTo, agent);
@@ -390,7 +418,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch {
       // no Pepe: nothing to say about tiers
     }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage };
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips };
   }
 
   private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {

@@ -4,6 +4,8 @@ import { CHAT_VIEW_TYPE, ChatPanel, type ChatDeps, type ChatTarget, type PanelOw
 import type { ChatPanels, OpenChatArgs } from './chat-panels-api.js';
 import { registerChatTestCommands } from './chat-test-commands.js';
 import { PanelMemory } from './panel-memory.js';
+import { trackLastEditor } from './panel-attachments.js';
+import { registerChangeDocs } from './turn-changes.js';
 
 export type { ChatPanels, OpenChatArgs } from './chat-panels-api.js';
 
@@ -17,6 +19,9 @@ export function registerChatPanels(context: vscode.ExtensionContext, deps: Omit<
   const panels = new Panels(full, new PanelMemory(context.globalStorageUri.fsPath));
   context.subscriptions.push(
     panels,
+    // @selection from the chat: a focused webview has no active text editor, so remember the last.
+    trackLastEditor(),
+    registerChangeDocs(),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         panels.restore(panel, parseViewState(state));

@@ -21,7 +21,7 @@ export function historyItems(agent: string, messages: readonly Message[]): ChatI
       case 'system':
         break;
       case 'user':
-        items.push({ kind: 'user', text: m.content });
+        items.push(userItem(m.content));
         break;
       case 'assistant': {
         const toolCalls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
@@ -59,4 +59,18 @@ export function sessionTitle(text: string): string {
   const line = (text.split('\n').find((l) => l.trim()) ?? text).replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
   const chars = [...line];
   return chars.length > TITLE_MAX ? `${chars.slice(0, TITLE_MAX - 1).join('').trimEnd()}…` : line || 'New session';
+}
+
+const BLOCKS_START = '\n\n<attached-context kind="';
+const BLOCK_HEAD = /^<attached-context kind="(file|folder|selection|problems|terminal)" label="([^"\n]*)">$/gm;
+
+/**
+ * A stored user message as the chat showed it: the person's text, with the context attached to
+ * it (core/context-attachments.ts appends it as blocks) shown as chips, not as raw blocks.
+ */
+export function userItem(content: string): ChatItem {
+  const at = content.indexOf(BLOCKS_START);
+  if (at < 0 || !content.endsWith('</attached-context>')) return { kind: 'user', text: content };
+  const attachments = [...content.slice(at + 2).matchAll(BLOCK_HEAD)].map((m) => ({ kind: m[1] as 'file', label: m[2]! }));
+  return attachments.length ? { kind: 'user', text: content.slice(0, at), attachments } : { kind: 'user', text: content };
 }

@@ -2,6 +2,7 @@ import { agentAdd, agentRemove, agentSwitch } from './agent-commands.js';
 import { agentEdit } from './agent-edit.js';
 import { coreAttach } from './core-attach.js';
 import { chatNewSession, chatOpen, chatStop } from './chat-commands.js';
+import { chatAddSelection, chatAddTerminalSelection } from '../chat/add-context-commands.js';
 import { checkpointCompare, checkpointRestore } from './checkpoint-commands.js';
 import { editAccept, editReject } from './edit-commands.js';
 import { configOpen, modelAdd, modelTest } from './model-commands.js';
@@ -26,6 +27,8 @@ export const HANDLERS: Record<string, CommandHandler> = {
   'pepe.chat.open': chatOpen,
   'pepe.chat.newSession': chatNewSession,
   'pepe.chat.stop': chatStop,
+  'pepe.chat.addSelection': chatAddSelection,
+  'pepe.chat.addTerminalSelection': chatAddTerminalSelection,
   'pepe.model.add': modelAdd,
   'pepe.model.test': modelTest,
   'pepe.config.open': configOpen,

@@ -20,6 +20,8 @@ export const LAZY_COMMANDS = [
   'pepe.chat.open',
   'pepe.chat.newSession',
   'pepe.chat.stop',
+  'pepe.chat.addSelection',
+  'pepe.chat.addTerminalSelection',
   'pepe.model.add',
   'pepe.model.test',
   'pepe.config.open',

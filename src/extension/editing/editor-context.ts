@@ -36,7 +36,9 @@ export async function folderContext(pepe: Pepe, uri: vscode.Uri): Promise<TurnAt
 export function selectionContext(pepe: Pepe, editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor): TurnAttachment | null {
   if (!editor || editor.selection.isEmpty) return null;
   const { start, end } = editor.selection;
-  const where = `${label(pepe, editor.document.uri)}:${start.line + 1}-${end.line + 1}`;
+  // A selection that ends at the start of a line (whole lines, Ctrl+A) does not take that line in.
+  const last = end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
+  const where = `${label(pepe, editor.document.uri)}:${start.line + 1}-${last + 1}`;
   return { kind: 'selection', label: where, content: cut(editor.document.getText(editor.selection)) };
 }
 

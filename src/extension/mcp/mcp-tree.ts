@@ -25,6 +25,9 @@ export class McpTree extends PepeTree<Node> {
     if (node.kind !== 'mcpServer') return [];
     if (node.row.invalid) return [{ kind: 'mcpMessage', server: node.server, message: node.row.invalid, error: true }];
     if (node.row.disabled) return [{ kind: 'mcpMessage', server: node.server, message: 'disabled in config.json', error: false }];
+    // Restricted Mode: expanding a server must not start it (a local server runs code).
+    const restricted = pepe.mcp.restriction();
+    if (restricted) return [{ kind: 'mcpMessage', server: node.server, message: restricted, error: false }];
     const { check, tools } = await pepe.mcp.toolRows(node.server);
     // When the state changed (started, or failed), the server row shows it; unchanged, nothing
     // is redrawn (a redraw asks for these children again).
@@ -40,6 +43,7 @@ export class McpTree extends PepeTree<Node> {
       const item = new vscode.TreeItem(node.message.split('\n')[0]!, vscode.TreeItemCollapsibleState.None);
       item.tooltip = node.message;
       item.iconPath = new vscode.ThemeIcon(node.error ? 'error' : 'info', node.error ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
+      item.accessibilityInformation = { label: `${node.server}: ${node.message.split('\n')[0]!}` };
       return item;
     }
     if (node.kind === 'mcpTool') {
@@ -49,6 +53,7 @@ export class McpTree extends PepeTree<Node> {
       item.tooltip = `${node.tool.description}\n\n${node.tool.annotations.length ? `The server ${node.tool.annotations.join(', ')} (its own claim).\n` : ''}Every call is asked first unless you pre-approved it.`;
       item.iconPath = new vscode.ThemeIcon('tools');
       item.contextValue = 'mcpTool';
+      item.accessibilityInformation = { label: `MCP tool ${node.tool.name}${node.tool.annotations.length ? `: ${node.tool.annotations.join(', ')}` : ''}` };
       return item;
     }
     const { row } = node;

@@ -97,7 +97,7 @@ function tooltip(slot: string, s: SlotStatus, scope: string | undefined): vscode
   if (s.configured) md.appendMarkdown(`- configured: \`${s.configured}\` (${s.scope} level)\n`);
   if (s.status === 'default-instead') md.appendMarkdown(`\n$(warning) Using the default instead: ${escape(s.reason ?? '')}\n`);
   if (s.status === 'unconfined') md.appendMarkdown(`\n$(warning) Unconfined: every command is asked first. ${escape(s.reason ?? '')}\n`);
-  if (s.uses) md.appendMarkdown(`- the built-in uses: ${escape(s.uses)}\n`);
+  if (s.uses) md.appendMarkdown(`- built-in: ${escape(s.uses)}\n`);
   if (s.fallbacks.count) md.appendMarkdown(`\n${s.fallbacks.count} fallback(s); last: ${escape(s.fallbacks.lastReason ?? '')} (${s.fallbacks.lastAt ?? ''})${s.fallbacks.recovered ? `; recovered at ${s.fallbacks.recoveredAt ?? ''}` : ''}\n`);
   return md;
 }

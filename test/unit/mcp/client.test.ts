@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PepeConfig } from '../../../src/core/config/schema.js';
 import { McpCallError, McpManager, resultText } from '../../../src/core/mcp/index.js';
-import { everythingArgv, everythingHttp, filesystemArgv } from './servers.js';
+import { everythingArgv, everythingHttp, filesystemArgv, floodHttp } from './servers.js';
 
 type Servers = NonNullable<PepeConfig['mcp_servers']>;
 
@@ -64,6 +64,44 @@ describe('MCP client manager (real servers)', function () {
     assert.equal(seen.GITHUB_TOKEN, undefined);
     assert.equal(seen.RANDOM_VAR, undefined);
     assert.ok(!text.includes('ghp_secret_from_pepe_env'));
+  });
+
+  it('a local server gets exactly that environment: nothing of Pepe\'s own process is added', async () => {
+    // The SDK adds LOGNAME, USER, SHELL and TERM from the process it runs in, under the environment
+    // it is given; none of them is in what Pepe passes here.
+    const saved = { LOGNAME: process.env.LOGNAME, USER: process.env.USER, SHELL: process.env.SHELL, TERM: process.env.TERM };
+    Object.assign(process.env, { LOGNAME: 'pepe-process-logname', USER: 'pepe-process-user', SHELL: '/bin/pepe-process-shell', TERM: 'pepe-process-term' });
+    try {
+      const m = manager(everything({ env: { ONLY: 'this' } }), { PATH: '/usr/bin:/bin' });
+      const seen = JSON.parse(resultText(await m.callTool('ev', 'get-env', {}))) as Record<string, string>;
+      // PWD is the server's working folder, set by the shell that applies the process limit.
+      delete seen.PWD;
+      assert.deepEqual(Object.keys(seen).sort(), ['HOME', 'ONLY', 'PATH']);
+      assert.ok(!JSON.stringify(seen).includes('pepe-process-'), JSON.stringify(seen));
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it('Restricted Mode: nothing is started, whether listing, calling, checking or restarting', async () => {
+    const config: PepeConfig = { mcp_servers: everything() };
+    const m = new McpManager({ home, env: {}, config: () => config, trusted: () => false });
+    managers.push(m);
+    const restricted = (e: unknown) => e instanceof McpCallError && /Restricted Mode: trust the folder to use MCP servers/.test(e.message);
+    await assert.rejects(m.listTools('ev'), restricted);
+    await assert.rejects(m.callTool('ev', 'echo', { message: 'x' }), restricted);
+    await assert.rejects(m.restart('ev'), restricted);
+    const check = await m.check('ev');
+    assert.equal(check.ok, false);
+    assert.match(check.error ?? '', /Restricted Mode/);
+    const { tools, problems } = await m.toolsFor({ model: 'm', mcp: ['ev'] } as never);
+    assert.equal(tools.length, 0);
+    assert.match(problems.join('\n'), /Restricted Mode/);
+    assert.equal(m.status()[0]!.state, 'not_started');
+    assert.ok(!existsSync(join(home, 'mcp-data', 'ev')), 'not even its data folder was made');
   });
 
   it('a missing ${VAR} is a clear start error naming it', async () => {
@@ -216,6 +254,22 @@ describe('MCP client manager (real servers)', function () {
       http.stop();
     }
   });
+
+  for (const json of [true, false]) {
+    it(`streamable HTTP: a flood over the cap (${json ? 'a JSON answer' : 'an event stream'}) cuts the connection; the next call reconnects`, async () => {
+      const http = await floodHttp(json);
+      try {
+        const m = manager({ web: { url: http.url, timeout_ms: 20_000 } });
+        assert.equal(resultText(await m.callTool('web', 'flood', { bytes: 1000 })).length, 1000);
+        const started = Date.now();
+        await assert.rejects(m.callTool('web', 'flood', { bytes: 9 * 1024 * 1024 }), (e: unknown) => e instanceof McpCallError && e.kind === 'stopped' && /larger than the \d+-byte cap/.test(e.message));
+        assert.ok(Date.now() - started < 10_000, 'cut off, not waited out');
+        assert.equal(resultText(await m.callTool('web', 'flood', { bytes: 10 })).length, 10);
+      } finally {
+        await http.stop();
+      }
+    });
+  }
 
   it('a URL that is not an MCP server fails to start with both transports named', async () => {
     const m = manager({ web: { url: 'http://127.0.0.1:9/mcp' } });

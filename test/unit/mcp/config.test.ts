@@ -63,3 +63,28 @@ describe('MCP configuration', () => {
     }
   });
 });
+
+describe('what a local server may read of its own program', () => {
+  it('the files named on the command line: the outermost node_modules, else the folder; never inside PEPE_HOME or a hidden home folder', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, realpathSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { programFolders } = await import('../../../src/core/mcp/connection.js');
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'pepe-mcp-prog-')));
+    const pkg = join(root, 'proj', 'node_modules', '@scope', 'server', 'dist');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'index.js'), '');
+    mkdirSync(join(root, 'tools'));
+    writeFileSync(join(root, 'tools', 'serve.js'), '');
+    const home = join(root, 'home');
+    mkdirSync(join(home, '.secret'), { recursive: true });
+    writeFileSync(join(home, '.secret', 's.js'), '');
+    const pepeHome = join(root, 'pepe');
+    mkdirSync(pepeHome);
+    writeFileSync(join(pepeHome, 'p.js'), '');
+    const folders = programFolders([process.execPath, join(pkg, 'index.js'), join(root, 'tools', 'serve.js'), join(home, '.secret', 's.js'), join(pepeHome, 'p.js'), 'relative.js', '--flag'], pepeHome, home);
+    assert.ok(folders.includes(join(root, 'proj', 'node_modules')), folders.join(', '));
+    assert.ok(folders.includes(join(root, 'tools')), folders.join(', '));
+    assert.ok(!folders.some((f) => f.startsWith(pepeHome) || f.includes('.secret')), folders.join(', '));
+  });
+});

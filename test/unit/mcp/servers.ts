@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
@@ -51,4 +52,36 @@ export async function everythingHttp(): Promise<{ url: string; child: ChildProce
     child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
   });
   return { url: `http://127.0.0.1:${port}/mcp`, child, stop: () => child.kill('SIGKILL') };
+}
+
+/**
+ * A remote MCP server built with the official SDK on a free loopback port, whose `flood` tool
+ * answers with `bytes` characters: as JSON, or (`json: false`) as an event stream.
+ */
+export async function floodHttp(json: boolean): Promise<{ url: string; stop: () => Promise<void> }> {
+  const [{ McpServer }, { StreamableHTTPServerTransport }, { z }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('zod'),
+  ]);
+  const srv = createHttpServer((req, res) => {
+    const server = new McpServer({ name: 'flood', version: '1' });
+    server.registerTool('flood', { description: 'answers with that many characters', inputSchema: { bytes: z.number().int() } }, ({ bytes }) => ({ content: [{ type: 'text', text: 'x'.repeat(bytes) }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: () =>
+      new Promise((resolve) => {
+        srv.closeAllConnections();
+        srv.close(() => resolve());
+      }),
+  };
 }

@@ -129,6 +129,19 @@ describe('agent cores in the turn loop (spec 7)', function () {
     assert.match(result.content, /not from a core/);
   });
 
+  it("what came with the text reaches input slots as ctx.input.attachments (kind, label, size), the content stays in the text", async () => {
+    const core = join(home.dir, 'cores/attached');
+    slot(core, 'input', 'base_input', "ctx.input.addContext('ATTACHED ' + JSON.stringify(ctx.input.attachments) + ' / ' + ctx.input.rawText, { role: 'user' });", 'entrypoint: module:process\nfailure_policy: hard\n');
+    slot(core, 'output', 'base_output', 'ctx.output.sendText(ctx.output.responseText);', 'entrypoint: module:process\nfailure_policy: hard\n');
+    writeFileSync(join(core, 'agent/pipelines.yaml'), 'schema_version: 1\nbootstrap: { serial: [] }\ninput: { serial: [base_input], parallel: [] }\noutput: { serial: [base_output], parallel: [] }\n');
+    home.writeConfig({ agents: { a: { model: script(home, 'a', [{ echo_prompt: true }]), core } } });
+    const pepe = await home.pepe({ workspace: home.workspace });
+    const result = await pepe.run({ agent: 'a', text: 'look', attachments: [{ kind: 'file', label: 'notes.md', content: 'line one' }] });
+    assert.equal(result.status, 'ok', result.error);
+    assert.match(result.content, /ATTACHED \[\{"kind":"file","label":"notes\.md","chars":8\}\]/);
+    assert.match(result.content, /line one/, 'the attached content is in the text the slots and the model see');
+  });
+
   it('in an untrusted workspace only base_input/base_output run, and the turn says why', async () => {
     const core = acceptanceCore();
     home.writeConfig({ agents: { a: { model: script(home, 'a', [{ echo_prompt: true }]), core } } });

@@ -243,7 +243,14 @@ class WarmShell {
     const cgroup = PidsCgroup.create(limit);
     if (!cgroup) return null;
     const script = 'echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; eval "$(cat)"';
-    const child = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
+    let child: Child;
+    try {
+      child = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
+    } catch {
+      // Nothing waiting then: the next command joins its group the slower way.
+      cgroup.dispose();
+      return null;
+    }
     // Waiting must not keep Pepe alive; it is ended when Pepe exits (or reads end-of-input).
     child.catch(() => undefined);
     for (const h of [child, child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) h?.unref?.();

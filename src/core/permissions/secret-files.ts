@@ -1,0 +1,49 @@
+import { basename, isAbsolute, relative, resolve } from 'node:path';
+import type { PathFact } from '../tools/tool.js';
+
+/**
+ * Files that usually hold credentials. Reading inside the workspace is free, so a run could read
+ * the project's `.env` and put its values in a `web_search` query, unasked; once a run has read
+ * (or run a command naming) one of these, outbound channels ask, like after outside content.
+ * Judged by name: a command that reads such a file without naming it (`grep -r KEY .`) is not seen.
+ */
+const SECRET_FILE =
+  /^(\.env(\..+)?|\.envrc|\.flaskenv|.+\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk|tfvars|tfstate)|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.htpasswd|\.vault-token|credentials(\.json|\.ya?ml)?|secrets?(\.[a-z]+)?|service[-_]account.*\.json)$/i;
+
+export function looksLikeSecretFile(path: string): boolean {
+  return SECRET_FILE.test(basename(path.replace(/\/+$/, '')));
+}
+
+/** The words of a shell call, roughly: enough to find the file names and paths it mentions. */
+function shellWords(tool: string, args: unknown): string[] {
+  const a = (args ?? {}) as Record<string, unknown>;
+  if (tool === 'bash' && typeof a.command === 'string') return a.command.split(/[\s;|&<>()'"`=$]+/).filter((w) => w !== '');
+  if (tool === 'run_script') {
+    const argv = a.argv ?? a.args;
+    return [a.program, ...(Array.isArray(argv) ? argv : [])].filter((w): w is string => typeof w === 'string' && w !== '');
+  }
+  return [];
+}
+
+/** The secret-looking files a call reads or names (real paths for file tools, words for shell tools). */
+export function secretFilesOf(tool: string, args: unknown, paths: readonly PathFact[]): string[] {
+  if (tool === 'read_file') return paths.filter((p) => p.access === 'read' && looksLikeSecretFile(p.real)).map((p) => p.real);
+  return [...new Set(shellWords(tool, args).filter(looksLikeSecretFile))];
+}
+
+const NOT_A_READ = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2']);
+
+/**
+ * Whether a shell call names a place outside the folder it runs in (`cat ~/.bashrc`,
+ * `grep KEY /etc/app.conf`, `../other`, a change of folder): commands may read outside the
+ * workspace unasked, so such a run counts as having read there, and outbound channels ask.
+ */
+export function shellReachesOutside(tool: string, args: unknown, cwd: string): boolean {
+  return shellWords(tool, args).some((w) => {
+    if (w === 'cd' || w === 'pushd' || w.startsWith('~')) return true;
+    if (NOT_A_READ.has(w)) return false;
+    if (!isAbsolute(w) && !w.split('/').includes('..')) return false;
+    const rel = relative(resolve(cwd), resolve(cwd, w));
+    return rel.startsWith('..') || isAbsolute(rel);
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * Acceptance (issue 18): a person adds the real, unmodified server-everything from the UI command
+ * (name, command line, no network, the agent that may use it), sees its tools in the MCP Servers
+ * view, and an agent's call of one of them (scripted mock model) raises the approval modal;
+ * "Allow once" → the server's answer is the tool result, shown in the chat and in the transcript.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { clickDialogButton, domText, onTestFailure, openViewContainer, openWorkbench, repoRoot, runCommand, waitFor, waitForDialog, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { chatFrame } from './chat-harness';
+import { answerInput, docScreenshot, expandView, makePepeHome, pickItem, waitForQuickInputClosed, waitForTreeRow } from './pepe-ui';
+
+/** The tool messages of an agent's sessions, from the transcripts on disk. */
+function toolResults(home: string, agent: string): string[] {
+  const dir = path.join(home, 'sessions', agent);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean))
+    .map((l) => JSON.parse(l) as { role?: string; content?: string; message?: { role?: string; content?: string } })
+    .map((r) => r.message ?? r)
+    .filter((m) => m.role === 'tool')
+    .map((m) => String(m.content));
+}
+
+describe('e2e: MCP servers in the workbench', function () {
+  let wb: Workbench | undefined;
+  let home: string;
+
+  before(async function () {
+    home = makePepeHome({});
+    const script = path.join(home, 'mcp-call.json');
+    writeFileSync(script, JSON.stringify({ steps: [{ tool_calls: [{ name: 'mcp__everything__echo', arguments: { message: 'hello-from-mcp' } }] }, { text: 'the server answered' }] }));
+    writeFileSync(path.join(home, 'config.json'), JSON.stringify({ agents: { ops: { model: `mock:${script}` } } }, null, 2));
+    wb = await openWorkbench({ env: { PEPE_HOME: home } });
+    await waitForWorkbench(wb.page);
+  });
+  afterEach(function () {
+    return onTestFailure(this, wb);
+  });
+  after(async function () {
+    await wb?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('Add MCP Server… → its tools in the view → an agent calls one → Allow once → the result', async function () {
+    const page = wb!.page;
+    const main = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+    await runCommand(page, 'Pepe: Add MCP Server…');
+    await answerInput(page, 'everything');
+    await answerInput(page, `"${process.execPath}" "${main}" stdio`);
+    await pickItem(page, 'No network');
+    // The agents that may use it: a multi-select, where a click on a row ticks it.
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'ops' }).first().click();
+    const count = page.locator('.quick-input-widget .quick-input-count');
+    await waitFor(async () => (/\b1\b/.test(await count.innerText()) ? true : undefined), { timeoutMs: 30_000, what: 'ops ticked' });
+    await page.keyboard.press('Enter');
+    await waitForQuickInputClosed(page);
+    const saved = await waitFor(
+      () => {
+        const config = JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')) as { mcp_servers?: Record<string, { command?: string; args?: string[]; network?: boolean }>; agents?: Record<string, { mcp?: string[] }> };
+        return config.mcp_servers?.everything && config.agents?.ops?.mcp?.includes('everything') ? config : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the server and the agent grant in config.json' },
+    );
+    assert.deepEqual(saved.mcp_servers!.everything, { command: process.execPath, args: [main, 'stdio'] });
+
+    await openViewContainer(page, 'Pepe');
+    // Room for the tools: the other views are collapsed (only rows in view are drawn).
+    await expandView(page, 'Agents', false);
+    await expandView(page, 'Routes', false);
+    await expandView(page, 'MCP Servers');
+    await waitForTreeRow(page, 'MCP Servers', /^MCP server everything: local · not started · used by ops/, 60_000);
+    // Expanding the server starts it (confined) and lists its tools as the agent sees them.
+    await page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="MCP Servers"]) .monaco-list-row[aria-label^="MCP server everything"]').first().click();
+    const rows = await waitForTreeRow(page, 'MCP Servers', /^MCP tool mcp__everything__echo\b/, 90_000);
+    assert.ok(rows.some((r) => /^MCP tool mcp__everything__get-env\b/.test(r)), rows.join('\n'));
+    await waitForTreeRow(page, 'MCP Servers', /^MCP server everything: local · running/, 30_000);
+    await docScreenshot(page, 'mcp-servers.png');
+
+    await runCommand(page, 'Pepe: Open Chat');
+    const input = chatFrame(page).locator('#input');
+    await input.waitFor({ state: 'visible', timeout: 60_000 });
+    await waitFor(async () => ((await input.getAttribute('placeholder'))?.includes('ops') ? true : undefined), { timeoutMs: 30_000, what: 'the chat panel for ops' });
+    await input.fill('echo through the MCP server');
+    await input.press('Enter');
+
+    const message = await waitForDialog(page, 90_000);
+    assert.match(message, /mcp__everything__echo/);
+    const detail = domText(await page.locator('.monaco-dialog-box .dialog-message-detail').innerText());
+    assert.ok(detail.includes('hello-from-mcp'), detail);
+    await docScreenshot(page, 'mcp-approval.png');
+    await clickDialogButton(page, 'Allow once');
+
+    const results = await waitFor(() => (toolResults(home, 'ops').length ? toolResults(home, 'ops') : undefined), { timeoutMs: 60_000, what: 'the tool result in the transcript' });
+    assert.match(results[0]!, /Echo: hello-from-mcp/);
+    await waitFor(async () => (domText(await chatFrame(page).locator('body').innerText()).includes('the server answered') ? true : undefined), { timeoutMs: 30_000, what: 'the answer in the chat' });
+  });
+});
