@@ -1,4 +1,9 @@
+import { visible } from '../core/permissions/display.js';
 import type { TurnEvent } from '../core/runtime/events.js';
+
+/** Answer text keeps tabs, newlines and emoji joiners; escapes, CR, C1 and bidi controls are shown as escapes. */
+const ANSWER_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const inertAnswer = (text: string) => text.replace(/\r\n/g, '\n').replace(ANSWER_CONTROLS, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`);
 
 const short = (value: unknown, max = 160) => {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -17,15 +22,17 @@ export class TerminalRenderer {
   handle(e: TurnEvent): void {
     const depth = e.path.length - 1;
     const pad = '  '.repeat(depth);
+    // Tool arguments, command output and error texts may carry what a model, a web page or a
+    // project file wrote: every line is made visible and inert before it reaches the terminal.
     const note = (text: string) => {
       if (!this.atLineStart) this.out('\n');
       this.atLineStart = true;
-      this.err(`${pad}${text}\n`);
+      this.err(`${pad}${visible(text)}\n`);
     };
     switch (e.type) {
       case 'assistant_delta':
         if (depth > 0) return; // a routed callee's answer comes back as its tool result
-        this.out(e.text);
+        this.out(inertAnswer(e.text));
         this.atLineStart = e.text.endsWith('\n');
         return;
       case 'tool_call':

@@ -52,7 +52,7 @@ function recordingVscode(real: typeof vscode, recorded: Recorded[], commands: Ma
   return new Proxy(real, {
     get(target, prop) {
       const value = Reflect.get(target, prop);
-      if (['commands', 'window', 'workspace', 'languages', 'lm', 'tasks', 'debug', 'extensions', 'authentication'].includes(String(prop))) return wrapNamespace(value as object, String(prop));
+      if (['commands', 'window', 'workspace', 'languages', 'lm', 'chat', 'tasks', 'debug', 'extensions', 'authentication'].includes(String(prop))) return wrapNamespace(value as object, String(prop));
       return value;
     },
   });

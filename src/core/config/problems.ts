@@ -36,8 +36,20 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
+/**
+ * JSON.parse quotes the file's own bytes in its message: a damaged (or hostile) file must not put
+ * control or bidi characters into a terminal, a log or a notification, so they are shown escaped.
+ */
+function inert(message: string): string {
+  return message.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 /** Turns JSON.parse's "at position N" into a line and column. */
-export function describeParseError(text: string, error: Error): string {
+export function describeParseError(text: string, rawError: Error): string {
+  const error = new Error(inert(rawError.message));
   const m = /position (\d+)/.exec(error.message);
   if (!m) {
     const lines = text.split('\n').length;

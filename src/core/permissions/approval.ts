@@ -63,6 +63,8 @@ export interface ApprovalRequest {
   riskHints: RiskHint[];
   /** The risk kinds shown: what a grant given on this prompt covers. */
   risks: RiskKind[];
+  /** The programs the command runs by name: a grant covering an unknown program covers only these. */
+  programs?: string[];
   /** Grants other than "once" cannot cover this call (a write into Pepe's home): only offer allow_once and deny. */
   onceOnly?: boolean;
   /** What will happen, for a person (for bash: the command line and the working directory). */

@@ -5,7 +5,7 @@ import type { PendingApprovals } from './pending.js';
 import { loadShellGrammar } from './bash-grammar.js';
 import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 import { visible } from './display.js';
-import { entryCovers, riskKindsOf, scopedEntry } from './grant-scope.js';
+import { entryCovers, programsCovered, riskKindsOf, scopedEntry } from './grant-scope.js';
 import { repositoryConfigRisk } from './git-config.js';
 import { secretFilesOf, shellReachesOutside } from './secret-files.js';
 import { classifyToolCall, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
@@ -135,6 +135,8 @@ export class PermissionBarrier {
     if (tool === 'write_file' && !paths.some((p) => p.access === 'write')) hints.push({ kind: 'write', fragment: visible(String((args as { path?: unknown } | null)?.path ?? '')) });
     if (outbound) hints.push({ kind: 'network', fragment: 'web_search', detail: 'sends a query out after this run took in outside content or read secrets' });
     const risks = riskKindsOf(hints);
+    // What a grant given on this call covers besides its risks: the programs it runs by name.
+    const programs = [...new Set(verdict.programs ?? [])].sort();
 
     const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
     if (freeTool) return { allowed: true, by: 'free', risks };
@@ -146,15 +148,17 @@ export class PermissionBarrier {
     if (!onceOnly) {
       if (riskFreeShell && person && !tainted) return { allowed: true, by: 'free', risks };
       if (this.grants.isBypassed(agent) && !tainted) return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
-      const entry = autoApproveEntry(call.agentConfig, tool, risks);
+      const entry = autoApproveEntry(call.agentConfig, tool, risks, programs);
       if (entry !== null && !tainted) return this.decided(call, chain, { allowed: true, by: 'auto_approve', entry, risks });
       // A person saw and allowed exactly these arguments this session; outside content changes
       // nothing about what they run, so the exact grant stands (the wider ones do not).
       if (this.grants.hasExact(agent, tool, args)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'exact', risks });
-      const task = (call.run.taskGrants ?? []).find((g) => g.agent === agent && g.tool === tool && risks.every((r) => g.risks.includes(r)) && (!tainted || g.givenWhileTainted));
+      const task = (call.run.taskGrants ?? []).find(
+        (g) => g.agent === agent && g.tool === tool && risks.every((r) => g.risks.includes(r)) && programsCovered(g.programs ? new Set(g.programs) : new Set(), risks, programs) && (!tainted || g.givenWhileTainted),
+      );
       if (task) return this.decided(call, chain, { allowed: true, by: 'task_grant', risks });
       if (!tainted && this.grants.hasAny(agent, tool)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'any', risks });
-      if (!tainted && this.grants.coversRisks(agent, tool, risks)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'risks', risks });
+      if (!tainted && this.grants.coversRisks(agent, tool, risks, programs)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'risks', risks });
     }
 
     const why: AskReason[] = [];
@@ -167,7 +171,7 @@ export class PermissionBarrier {
     if (tainted) {
       const withdrew: Withdrawn[] = [];
       if (autoApproveEntry(call.agentConfig, tool, risks) !== null) withdrew.push('auto_approve');
-      if (this.grants.hasAny(agent, tool) || this.grants.coversRisks(agent, tool, risks) || this.grants.isBypassed(agent)) withdrew.push('session_grant');
+      if (this.grants.hasAny(agent, tool) || this.grants.coversRisks(agent, tool, risks, programs) || this.grants.isBypassed(agent)) withdrew.push('session_grant');
       if (cls.kind === 'shell' && hints.length === 0 && person && !unconfined) withdrew.push('risk_free_shell');
       if (withdrew.length > 0) why.push({ kind: 'outside_content', withdrew, sources: [...call.run.outsideContentSources] });
     }
@@ -182,6 +186,7 @@ export class PermissionBarrier {
       cwd: call.cwd,
       riskHints: hints,
       risks,
+      ...(programs.length ? { programs } : {}),
       ...(onceOnly ? { onceOnly: true } : {}),
       summary: summarizeCall(agent, tool, args, call.cwd, paths, call.facts?.notes),
       why,
@@ -236,6 +241,7 @@ export class PermissionBarrier {
   private async apply(call: ToolCallCheck, request: ApprovalRequest, decision: Decision): Promise<BarrierOutcome> {
     const { agent, tool, args } = call;
     const risks = request.risks;
+    const programs = request.programs ?? [];
     if (decision.kind === 'deny') {
       const userReason = decision.reason?.trim() || undefined;
       const reason = `The user denied this call.${userReason ? ` Reason: ${visible(userReason)}` : ''}`;
@@ -247,13 +253,13 @@ export class PermissionBarrier {
     let persist: string | null = null;
     switch (decision.kind) {
       case 'allow_task':
-        (call.run.taskGrants ??= []).push({ agent, tool, risks, givenWhileTainted: call.run.tookInOutsideContent });
+        (call.run.taskGrants ??= []).push({ agent, tool, risks, programs, givenWhileTainted: call.run.tookInOutsideContent });
         break;
       case 'allow_session':
         this.grants.grantExact(agent, tool, args);
         break;
       case 'allow_session_risks':
-        this.grants.grantRisks(agent, tool, risks);
+        this.grants.grantRisks(agent, tool, risks, programs);
         break;
       case 'allow_session_any':
         this.grants.grantAny(agent, tool);
@@ -261,8 +267,8 @@ export class PermissionBarrier {
       case 'always':
         // The running turn keeps the configuration it started with (spec 2), so the rest of this
         // session is granted in memory too; the persisted entry covers later sessions.
-        this.grants.grantRisks(agent, tool, risks);
-        persist = scopedEntry(tool, risks);
+        this.grants.grantRisks(agent, tool, risks, programs);
+        persist = scopedEntry(tool, risks, programs);
         break;
       case 'always_any':
         this.grants.grantAny(agent, tool);
@@ -342,6 +348,7 @@ export class PermissionBarrier {
         summary: request.summary,
         why: request.whyText,
         riskHints: request.riskHints,
+        ...(request.programs?.length ? { programs: request.programs } : {}),
         ...(facts ? { facts } : {}),
         ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
         ...(request.toolCallId !== undefined ? { toolCallId: request.toolCallId } : {}),
@@ -390,11 +397,11 @@ export function isAutoApproved(config: BarrierAgentConfig, tool: string, risks: 
   return autoApproveEntry(config, tool, risks) !== null;
 }
 
-function autoApproveEntry(config: BarrierAgentConfig, tool: string, risks: readonly RiskKind[]): string | null {
+function autoApproveEntry(config: BarrierAgentConfig, tool: string, risks: readonly RiskKind[], programs: readonly string[] = []): string | null {
   const list = config.auto_approve;
   if (list === undefined) return null;
   if (list === '*') return '*';
-  return list.find((e) => entryCovers(e, tool, risks)) ?? null;
+  return list.find((e) => entryCovers(e, tool, risks, programs)) ?? null;
 }
 
 /**

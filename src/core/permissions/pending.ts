@@ -41,6 +41,7 @@ const StoredApproval = z.looseObject({
   summary: z.string().optional(),
   why: z.string().optional(),
   riskHints: z.array(z.object({ kind: z.enum(RISK_KINDS), fragment: z.string(), detail: z.string().optional() })).optional(),
+  programs: z.array(z.string()).optional(),
   facts: z
     .object({
       cwd: z.string().optional(),
@@ -71,6 +72,8 @@ export interface ParkedCall {
   summary?: string;
   why?: string;
   riskHints?: RiskHint[];
+  /** The programs the command runs by name (what an "always" for an unknown program covers). */
+  programs?: string[];
   /** What the tool invoker resolved and the person is shown; a replay runs only if they still hold. */
   facts?: ToolFacts;
 }
@@ -166,7 +169,7 @@ export class PendingApprovals {
       return { ...record, status: 'approved', always: opts.always === true, decidedAt: this.now().toISOString() };
     });
     // "Always" is scoped to the risks the person was shown (`bash:network`), never the bare tool.
-    if (opts.always && this.options.persistAlwaysAllow) await this.options.persistAlwaysAllow(updated.agent, scopedEntry(updated.tool, riskKindsOf(updated.riskHints)));
+    if (opts.always && this.options.persistAlwaysAllow) await this.options.persistAlwaysAllow(updated.agent, scopedEntry(updated.tool, riskKindsOf(updated.riskHints), updated.programs));
     return this.view(updated) as ApprovedCall;
   }
 

@@ -23,6 +23,8 @@ export interface TaskGrant {
   agent: string;
   tool: string;
   risks: RiskKind[];
+  /** The programs shown, for a grant covering an unknown program (covered only by name). */
+  programs?: string[];
   /** Given after outside content came in: the person saw that, so it stands. */
   givenWhileTainted: boolean;
 }

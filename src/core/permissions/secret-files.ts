@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import type { PathFact } from '../tools/tool.js';
 
@@ -39,11 +40,26 @@ const NOT_A_READ = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/
  * workspace unasked, so such a run counts as having read there, and outbound channels ask.
  */
 export function shellReachesOutside(tool: string, args: unknown, cwd: string): boolean {
-  return shellWords(tool, args).some((w) => {
-    if (w === 'cd' || w === 'pushd' || w.startsWith('~')) return true;
-    if (NOT_A_READ.has(w)) return false;
-    if (!isAbsolute(w) && !w.split('/').includes('..')) return false;
-    const rel = relative(resolve(cwd), resolve(cwd, w));
+  const outside = (path: string, base: string) => {
+    const rel = relative(base, path);
     return rel.startsWith('..') || isAbsolute(rel);
-  });
+  };
+  let realCwd: string | null = null;
+  return shellWords(tool, args)
+    .slice(0, MAX_WORDS)
+    .some((w) => {
+      if (w === 'cd' || w === 'pushd' || w.startsWith('~')) return true;
+      if (NOT_A_READ.has(w)) return false;
+      if (isAbsolute(w) || w.split('/').includes('..')) return outside(resolve(cwd, w), resolve(cwd));
+      // A link in the workspace that leads out (`notes -> /home/me/.bashrc`), named as is.
+      try {
+        realCwd ??= realpathSync(cwd);
+        return outside(realpathSync(resolve(cwd, w)), realCwd);
+      } catch {
+        return false; // not there (or not readable): nothing read through it
+      }
+    });
 }
+
+/** Words looked at on disk per call, at most. */
+const MAX_WORDS = 256;

@@ -1,3 +1,4 @@
+import { programsCovered } from './grant-scope.js';
 import type { RiskKind } from './risk.js';
 
 /**
@@ -8,7 +9,7 @@ import type { RiskKind } from './risk.js';
 export class SessionGrants {
   private readonly exact = new Set<string>();
   private readonly anyArgs = new Set<string>();
-  private readonly scoped = new Map<string, Set<RiskKind>[]>();
+  private readonly scoped = new Map<string, { risks: Set<RiskKind>; programs: Set<string> }[]>();
   private readonly bypassed = new Set<string>();
 
   /** Same tool, same arguments. */
@@ -21,11 +22,11 @@ export class SessionGrants {
     this.anyArgs.add(toolKey(agent, tool));
   }
 
-  /** Same tool, any call whose risks are among those shown. */
-  grantRisks(agent: string, tool: string, risks: readonly RiskKind[]): void {
+  /** Same tool, any call whose risks are among those shown (an unknown program: by name). */
+  grantRisks(agent: string, tool: string, risks: readonly RiskKind[], programs: readonly string[] = []): void {
     const key = toolKey(agent, tool);
     const list = this.scoped.get(key) ?? [];
-    list.push(new Set(risks));
+    list.push({ risks: new Set(risks), programs: new Set(programs) });
     this.scoped.set(key, list);
   }
 
@@ -42,8 +43,8 @@ export class SessionGrants {
     return this.anyArgs.has(toolKey(agent, tool));
   }
 
-  coversRisks(agent: string, tool: string, risks: readonly RiskKind[]): boolean {
-    return (this.scoped.get(toolKey(agent, tool)) ?? []).some((set) => risks.every((r) => set.has(r)));
+  coversRisks(agent: string, tool: string, risks: readonly RiskKind[], programs: readonly string[] = []): boolean {
+    return (this.scoped.get(toolKey(agent, tool)) ?? []).some((g) => risks.every((r) => g.risks.has(r)) && programsCovered(g.programs, risks, programs));
   }
 
   isBypassed(agent: string): boolean {

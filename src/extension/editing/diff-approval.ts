@@ -31,8 +31,6 @@ export class DiffApprovals implements vscode.TextDocumentContentProvider, vscode
   constructor(private readonly home: () => string, private readonly log: (line: string) => void = () => undefined) {
     this.subs = [
       vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this),
-      // Internal: pepe.edit.accept / pepe.edit.reject (commands/edit-commands.ts) answer through it.
-      vscode.commands.registerCommand('pepe.edit.answer', (kind: 'allow_once' | 'deny', uri?: vscode.Uri) => this.answer(uri, { kind })),
       // Closing the diff editor is Reject.
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
@@ -103,8 +101,12 @@ export class DiffApprovals implements vscode.TextDocumentContentProvider, vscode
     }
   }
 
-  /** Accept/Reject from the title bar (the diff's uri) or the palette (the only open diff). */
-  private answer(uri: vscode.Uri | undefined, decision: Decision): boolean {
+  /**
+   * Accept/Reject from the title bar (the diff's uri) or the palette (the only open diff). Called
+   * by pepe.edit.accept / pepe.edit.reject through the host (commands are registered at activation,
+   * never by what building the core starts).
+   */
+  answer(uri: vscode.Uri | undefined, decision: Decision): boolean {
     const id = uri?.scheme === PROPOSED_SCHEME ? uri.path.split('/')[1] : undefined;
     const target = id ? this.open.get(id) : (activeDiff(this.open) ?? (this.open.size === 1 ? [...this.open.values()][0] : undefined));
     if (!target) return false;

@@ -97,5 +97,5 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
     heartbeat,
   );
   deps.log.info(`Pepe ready (PEPE_HOME: ${pepe.paths.home})`);
-  return { pepe, resources };
+  return { pepe, resources, answerEdit: (kind, uri) => diffs.answer(uri, { kind }) };
 }

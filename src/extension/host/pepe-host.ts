@@ -14,6 +14,8 @@ import { problemPosition, type ProblemPosition } from './config-problem.js';
 export interface BuiltPepe {
   pepe: Pepe;
   resources: vscode.Disposable[];
+  /** Answers Accept/Reject on an open proposed change (the diff approvals built with the core). */
+  answerEdit?: (kind: 'allow_once' | 'deny', uri: vscode.Uri | undefined) => boolean;
 }
 
 export class PepeHost implements vscode.Disposable {
@@ -49,6 +51,11 @@ export class PepeHost implements vscode.Disposable {
   /** The Pepe built so far, if any (never builds one). */
   get current(): Pepe | undefined {
     return this.built?.pepe;
+  }
+
+  /** Accept/Reject on an open proposed change; false when none is open (or Pepe is not built). */
+  answerEdit(kind: 'allow_once' | 'deny', uri: vscode.Uri | undefined): boolean {
+    return this.built?.answerEdit?.(kind, uri) ?? false;
   }
 
   /** True once a view or command needed Pepe (activation itself never builds it). */

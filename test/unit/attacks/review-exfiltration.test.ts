@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedPrompter, collectEvents, script, type Step } from '../helpers/agents.js';
 import { startInstantAnswerServer } from '../helpers/ddg-server.js';
@@ -82,6 +82,20 @@ describe('review: a workspace secret read, then sent out through web_search', fu
       writeFileSync(join(elsewhere, '.bashrc'), `export ANTHROPIC_API_KEY=${SECRET}\n`);
       const r = await run([{ tool_calls: [{ name: 'bash', arguments: { command: `cat ${elsewhere}/.bashrc` } }] }, { tool_calls: [search] }, { text: 'done' }], ['bash', 'web_search']);
       assert.ok(r.read, 'the command could not read the file (the premise of the attack)');
+      assert.equal(r.leaked, false, `the secret reached the search server: ${JSON.stringify(r.queries)}`);
+      assert.deepEqual(r.asked, ['web_search']);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('`cat` of a link in the workspace that leads to such a file, then web_search: asked', async () => {
+    const elsewhere = mkdtempSync('/var/tmp/pepe-review-');
+    try {
+      writeFileSync(join(elsewhere, '.profile'), `export OPENAI_API_KEY=${SECRET}\n`);
+      symlinkSync(join(elsewhere, '.profile'), join(home.workspace, 'notes.txt'));
+      const r = await run([{ tool_calls: [{ name: 'bash', arguments: { command: 'cat notes.txt' } }] }, { tool_calls: [search] }, { text: 'done' }], ['bash', 'web_search']);
+      assert.ok(r.read, 'the command could not read the file through the link (the premise of the attack)');
       assert.equal(r.leaked, false, `the secret reached the search server: ${JSON.stringify(r.queries)}`);
       assert.deepEqual(r.asked, ['web_search']);
     } finally {

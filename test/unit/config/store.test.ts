@@ -125,3 +125,20 @@ describe('config store (spec 2)', () => {
     });
   });
 });
+
+describe('config errors quote the file inertly', () => {
+  it('control and bidi characters from a damaged config.json never reach the message raw', async () => {
+    const home = new TempHome();
+    try {
+      home.writeConfig('\u001b]0;owned\u0007\u202e{');
+      await assert.rejects(new ConfigStore(home.config).read(), (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.doesNotMatch(e.message, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+        assert.match(e.message, /\\x1b/);
+        return true;
+      });
+    } finally {
+      home.cleanup();
+    }
+  });
+});

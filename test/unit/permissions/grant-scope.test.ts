@@ -17,9 +17,22 @@ describe('grant entries scoped to risks', () => {
     assert.equal(entryCovers('bash:network', 'run_script', ['network']), false);
   });
 
+  it('an unknown program is covered only by name: "always" for npm test never covers python3 steal.py', () => {
+    assert.equal(scopedEntry('bash', ['unknown_command'], ['npm']), 'bash:unknown_command@npm');
+    assert.equal(scopedEntry('bash', ['unknown_command', 'write'], ['tee', 'npm', 'npm']), 'bash:unknown_command+write@npm,tee');
+    assert.equal(scopedEntry('bash', ['write'], ['tee']), 'bash:write', 'no program list when no unknown program was shown');
+    assert.equal(scopedEntry('bash', ['unknown_command'], ['we,ird']), 'bash:unknown_command@?', 'a name that cannot be written matches nothing');
+    assert.equal(entryCovers('bash:unknown_command@npm', 'bash', ['unknown_command'], ['npm']), true);
+    assert.equal(entryCovers('bash:unknown_command@npm', 'bash', ['unknown_command'], ['python3']), false);
+    assert.equal(entryCovers('bash:unknown_command@npm', 'bash', ['unknown_command'], ['npm', 'python3']), false);
+    assert.equal(entryCovers('bash:unknown_command@npm', 'bash', ['unknown_command'], []), false);
+    assert.equal(entryCovers('bash:unknown_command@?', 'bash', ['unknown_command'], ['?']), false, 'the sentinel matches nothing, not even a program named "?"');
+    assert.equal(entryCovers('bash:unknown_command+write@npm', 'bash', ['write'], ['tee']), true, 'calls without an unknown program are judged by their risks');
+  });
+
   it('keeps a bare name (and anything that is not a risk list) meaning every call', () => {
     assert.equal(entryCovers('bash', 'bash', ['delete', 'privilege']), true);
-    assert.deepEqual(parseEntry('mcp:tool'), { tool: 'mcp:tool', risks: null });
+    assert.deepEqual(parseEntry('mcp:tool'), { tool: 'mcp:tool', risks: null, programs: null });
     assert.equal(entryCovers('mcp:tool', 'mcp:tool', ['write']), true);
     assert.equal(entryCovers('*', 'anything', ['delete']), true);
     assert.deepEqual(bareEntries(['bash', 'bash:network', '*', 'write_file']), ['bash', 'write_file']);
