@@ -469,7 +469,17 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       await input.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(5000, deadline - Date.now())) }).catch(() => undefined);
       if (!(await input.isVisible())) continue;
     }
-    await input.fill(`>${title}`);
+    // The palette can close (or go inert) under us when something takes focus as it opens (a
+    // walkthrough settling, a notification): start over instead of waiting for it.
+    const typed = await input.fill(`>${title}`, { timeout: Math.max(1, Math.min(3000, deadline - Date.now())) }).then(
+      () => true,
+      () => false,
+    );
+    if (!typed) {
+      await page.keyboard.press('Escape').catch(() => undefined);
+      await sleep(300);
+      continue;
+    }
     const found = await waitFor(
       async () => {
         seen = (await rows.locator('.label-name').allInnerTexts()).map((l) => domText(l).trim());
