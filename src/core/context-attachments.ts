@@ -11,9 +11,8 @@ import type { PepePaths } from './paths.js';
  * here (a trust boundary: it comes from a webview), each one capped in size.
  */
 
-export const ATTACHMENT_KINDS = ['file', 'folder', 'selection', 'problems', 'terminal'] as const;
-export const MAX_ATTACHMENT_CHARS = 100_000;
-export const MAX_ATTACHMENTS = 20;
+import { ATTACHMENT_KINDS, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS } from './context-attachment-limits.js';
+export { ATTACHMENT_KINDS, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS };
 
 export const TurnAttachment = z
   .object({

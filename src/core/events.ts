@@ -81,6 +81,12 @@ export interface RunTurnOptions {
   /** Who starts a new session (default: `routed` with a parent chain, else `user`). */
   origin?: SessionOrigin;
   /**
+   * What the surface says about this turn (agent cores read it as `ctx.turn.metadata`): `channel`
+   * names the surface (`cli`, `vscode-chat`, `vscode-participant`…); routed, child and heartbeat
+   * runs get their origin as the channel when nothing else is given.
+   */
+  metadata?: Record<string, string | number | boolean | null>;
+  /**
    * The calling run's taint, for a routed or child run: outside content the caller took in (or
    * files it read outside the workspace) starts the callee's run tainted too, so asking another
    * agent never launders it.

@@ -1,3 +1,5 @@
+import { Checkpoints } from './checkpoints/checkpoints.js';
+import { fileAttachment, type TurnAttachment } from './context-attachments.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Builtins, type SandboxSurface } from './builtins.js';
@@ -403,6 +405,16 @@ export class Pepe {
 
   async doctor(): Promise<DoctorFinding[]> {
     return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp))];
+  }
+
+  /** The workspace's checkpoints (a shadow repository outside the project): for hosts' restore and compare. */
+  checkpoints(): Promise<Checkpoints> {
+    return Checkpoints.open(this.paths.home, this.workspace);
+  }
+
+  /** A workspace file as attached context (`@file`): read through the file tools' checks and caps. */
+  attachFile(path: string): Promise<TurnAttachment> {
+    return fileAttachment(path, { workspace: this.workspace, paths: this.paths });
   }
 
   dispose(): void {

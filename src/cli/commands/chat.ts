@@ -80,7 +80,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
         const text = input.text.trim();
         turn = new AbortController();
         try {
-          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent: (e) => renderer.handle(e), personPresent: person });
+          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent: (e) => renderer.handle(e), personPresent: person, metadata: { channel: 'cli-chat' } });
           sessionId = result.sessionId;
           if (result.status === 'cancelled') ctx.out('(stopped)');
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);

@@ -47,7 +47,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
       try {
-        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive }).finally(() => redacting.flush());
+        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' } }).finally(() => redacting.flush());
         if (!opts.json) {
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);

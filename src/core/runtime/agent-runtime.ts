@@ -319,7 +319,8 @@ export class AgentRuntime {
       }
       // ctx.input.attachments: what came with the text, as metadata (the content is in rawText).
       const attachments = (opts.attachments ?? []).map((a) => ({ kind: a.kind, label: a.label, chars: a.content.length }));
-      const input = await runInput(core, host, { rawText, turnId, history, signal, attachments, ...(opts.child ? { selection: opts.child.input } : {}) });
+      const metadata = { channel: opts.origin ?? (opts.parentChain?.length ? 'routed' : 'user'), ...(opts.metadata ?? {}) };
+      const input = await runInput(core, host, { rawText, turnId, history, signal, attachments, metadata, ...(opts.child ? { selection: opts.child.input } : {}) });
       for (const notice of input.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
       const withSkills = host.skills.length ? [...system, { role: 'system' as const, content: host.skills.join('\n\n') }] : system;
       messages = composePrompt({ system: withSkills, bootstrap: bootstrap ?? [], history, context: input.context });

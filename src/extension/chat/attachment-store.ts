@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_ATTACHMENTS, type TurnAttachment } from '../../core/context-attachments.js';
+import { MAX_ATTACHMENTS } from '../../core/context-attachment-limits.js';
+import type { TurnAttachment } from '../../core/context-attachments.js';
 import type { AttachmentChip } from '../../protocol/messages.js';
 
 /**

@@ -294,6 +294,7 @@ export class ChatPanel implements vscode.Disposable {
         signal: controller.signal,
         personPresent: true,
         ...(attachments.length ? { attachments } : {}),
+        metadata: { channel: 'vscode-chat' },
         onEvent: (event) => this.onEvent(event),
       });
       this.lastResult = result;

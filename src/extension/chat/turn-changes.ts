@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 import * as vscode from 'vscode';
-import { Checkpoints, type Checkpoint } from '../../core/checkpoints/checkpoints.js';
+import type { Checkpoint } from '../../core/checkpoints/checkpoints.js';
 import type { Pepe } from '../../core/pepe.js';
 import { insideWorkspace } from './workspace-path.js';
 
@@ -22,7 +22,7 @@ export function registerChangeDocs(): vscode.Disposable {
 /** The checkpoint taken before this turn's first change, or null (no change, no git, checkpoints off). */
 export async function checkpointOfTurn(pepe: Pepe, sessionId: string, turnId: string): Promise<Checkpoint | null> {
   try {
-    const cp = await Checkpoints.open(pepe.paths.home, pepe.workspace);
+    const cp = await pepe.checkpoints();
     return (await cp.list(50)).find((c) => c.reason === 'turn' && c.sessionId === sessionId && c.turnId === turnId) ?? null;
   } catch {
     return null;
@@ -39,7 +39,7 @@ export async function showChangeSinceTurn(pepe: Pepe, path: string, sessionId: s
   const { rel } = await insideWorkspace(pepe.workspace, path);
   const checkpoint = await checkpointOfTurn(pepe, sessionId, turnId);
   if (!checkpoint) throw new Error('this turn has no checkpoint (it changed no files, or checkpoints are off), so there is nothing to compare with');
-  const cp = await Checkpoints.open(pepe.paths.home, pepe.workspace);
+  const cp = await pepe.checkpoints();
   const diff = await cp.diff(checkpoint.id, undefined, [rel.split(sep).join('/')]);
   const content = diff || `No changes to ${rel} since before this turn (checkpoint ${checkpoint.id.slice(0, 8)}).\n`;
   const uri = vscode.Uri.from({ scheme: CHANGES_SCHEME, path: `/Changes to ${rel.split(sep).join(" › ")} since ${checkpoint.id.slice(0, 8)}.diff` });

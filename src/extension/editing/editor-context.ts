@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import * as vscode from 'vscode';
-import { fileAttachment, MAX_ATTACHMENT_CHARS, type TurnAttachment } from '../../core/context-attachments.js';
+import { MAX_ATTACHMENT_CHARS } from '../../core/context-attachment-limits.js';
+import type { TurnAttachment } from '../../core/context-attachments.js';
 import type { Pepe } from '../../core/pepe.js';
 
 /**
@@ -21,7 +22,8 @@ function label(pepe: Pepe, uri: vscode.Uri): string {
 /** @file: a workspace file's content. */
 export function fileContext(pepe: Pepe, uri: vscode.Uri): Promise<TurnAttachment> {
   if (uri.scheme !== 'file') return Promise.reject(new Error(`${uri.toString()} is not a file on disk`));
-  return fileAttachment(uri.fsPath, { workspace: pepe.workspace, paths: pepe.paths });
+  // Reading a file goes through the core's file checks (real paths, caps), in the core bundle.
+  return pepe.attachFile(uri.fsPath);
 }
 
 /** @folder: a folder's entries (one level, folders marked with a slash). */

@@ -78,7 +78,7 @@ export async function handleRequest(
     else if (e.type === 'error' && e.recoverable) stream.progress(e.message);
   };
   try {
-    const result = await pepe.run({ agent, text, ...(sessionId ? { sessionId } : {}), signal: controller.signal, onEvent, sessionTitle: text.slice(0, 60) });
+    const result = await pepe.run({ agent, text, ...(sessionId ? { sessionId } : {}), signal: controller.signal, onEvent, sessionTitle: text.slice(0, 60), metadata: { channel: 'vscode-participant' } });
     if (!streamed && result.content) stream.markdown(result.content);
     const metadata: PepeChatMetadata = { agent, sessionId: result.sessionId };
     if (result.status === 'error') return { errorDetails: { message: result.error ?? 'the turn failed' }, metadata };

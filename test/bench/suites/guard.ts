@@ -1,7 +1,7 @@
 /**
- * Slot guard (issue 8): a plugin call's round-trip through the guard and its worker thread vs the
+ * Slot guard (issue 8): a plugin call's round-trip through the guard and its plugin process vs the
  * same function called in-process; time to fall back on a throw, on malformed output, on a hang;
- * time until a killed plugin's worker answers again.
+ * time until a killed plugin process answers again.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,7 +94,7 @@ export async function guardSuite(ctx: SuiteContext): Promise<Figure[]> {
 
   return [
     figure('guard', 'guard.inprocess', 'memory plugin call in-process (direct call + zod check)', 'ms', rt.inProcess),
-    figure('guard', 'guard.worker', 'same call, worker thread message round trip only', 'ms', rt.worker),
+    figure('guard', 'guard.worker', 'same call, plugin process message round trip only', 'ms', rt.worker),
     figure('guard', 'guard.guard', 'same call through the guard (resolve, availability, worker, zod)', 'ms', rt.guard),
     figure('guard', 'guard.added', 'added by the guard + worker (paired: guard − in-process)', 'ms', pairedDiff(rt.guard, rt.inProcess), { below: 0.1, targetText: '< 0.1 ms' }),
     figure('guard', 'guard.list_before', 'plugin listing per call, before (async readdir + stat each call)', 'ms', listing.before),

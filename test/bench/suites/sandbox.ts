@@ -32,7 +32,7 @@ export async function sandboxSuite(ctx: SuiteContext): Promise<Figure[]> {
   const s = await interleave(ctx.quick ? 8 : 30, { sandbox: viaSandbox, direct });
   pepe.dispose();
   return [
-    figure('sandbox', 'sandbox.slot', '`true` through the sandbox slot (built-in: sh exec, process group, scrubbed env, capped output)', 'ms', s.sandbox),
+    figure('sandbox', 'sandbox.slot', '`true` through the sandbox slot (built-in: confined by bubblewrap, allow-listed env, capped output)', 'ms', s.sandbox),
     figure('sandbox', 'sandbox.execa', '`true` with execa directly', 'ms', s.direct),
     figure('sandbox', 'sandbox.ratio', 'sandbox ÷ execa (paired)', '×', pairedRatio(s.sandbox, s.direct)),
   ];

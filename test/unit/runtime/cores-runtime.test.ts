@@ -129,15 +129,16 @@ describe('agent cores in the turn loop (spec 7)', function () {
     assert.match(result.content, /not from a core/);
   });
 
-  it("what came with the text reaches input slots as ctx.input.attachments (kind, label, size), the content stays in the text", async () => {
+  it("what came with the text reaches input slots as ctx.input.attachments (kind, label, size) and the surface's metadata as ctx.turn.metadata", async () => {
     const core = join(home.dir, 'cores/attached');
-    slot(core, 'input', 'base_input', "ctx.input.addContext('ATTACHED ' + JSON.stringify(ctx.input.attachments) + ' / ' + ctx.input.rawText, { role: 'user' });", 'entrypoint: module:process\nfailure_policy: hard\n');
+    slot(core, 'input', 'base_input', "ctx.input.addContext('ATTACHED ' + JSON.stringify(ctx.input.attachments) + ' META ' + JSON.stringify(ctx.turn.metadata) + ' / ' + ctx.input.rawText, { role: 'user' });", 'entrypoint: module:process\nfailure_policy: hard\n');
     slot(core, 'output', 'base_output', 'ctx.output.sendText(ctx.output.responseText);', 'entrypoint: module:process\nfailure_policy: hard\n');
     writeFileSync(join(core, 'agent/pipelines.yaml'), 'schema_version: 1\nbootstrap: { serial: [] }\ninput: { serial: [base_input], parallel: [] }\noutput: { serial: [base_output], parallel: [] }\n');
     home.writeConfig({ agents: { a: { model: script(home, 'a', [{ echo_prompt: true }]), core } } });
     const pepe = await home.pepe({ workspace: home.workspace });
-    const result = await pepe.run({ agent: 'a', text: 'look', attachments: [{ kind: 'file', label: 'notes.md', content: 'line one' }] });
+    const result = await pepe.run({ agent: 'a', text: 'look', attachments: [{ kind: 'file', label: 'notes.md', content: 'line one' }], metadata: { channel: 'cli' } });
     assert.equal(result.status, 'ok', result.error);
+    assert.match(result.content, /META \{"channel":"cli"\}/, 'the surface\'s turn metadata reaches ctx.turn.metadata');
     assert.match(result.content, /ATTACHED \[\{"kind":"file","label":"notes\.md","chars":8\}\]/);
     assert.match(result.content, /line one/, 'the attached content is in the text the slots and the model see');
   });
