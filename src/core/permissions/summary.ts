@@ -63,7 +63,8 @@ export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[
   for (const r of why) {
     switch (r.kind) {
       case 'gated_tool':
-        parts.push(r.known ? `${tool} always asks first` : `${tool} is a plugin or unknown tool, so it always asks first`);
+        // Starts with "the tool": the sentence is capitalised, a tool name must stay as written.
+        parts.push(r.known ? `the tool ${visible(tool)} always asks first` : `the tool ${visible(tool)} is a plugin or unknown tool, so it always asks first`);
         break;
       case 'risk_hints':
         parts.push(`the command ${hints.map((h) => `${RISK_LABELS[h.kind]} (${displayCommand(h.fragment)}${h.detail ? `: ${visible(h.detail)}` : ''})`).join('; ')}`);

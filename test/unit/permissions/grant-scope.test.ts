@@ -60,3 +60,11 @@ describe('showing model-controlled text', () => {
     assert.deepEqual(JSON.parse(text), { c: 'a\u202eb\u0085\u{e0041}' });
   });
 });
+
+describe('why a call is asked', () => {
+  it('never changes how a tool name is written (the sentence starts with "The tool")', async () => {
+    const { describeReasons } = await import('../../../src/core/permissions/summary.js');
+    assert.equal(describeReasons('mcp__everything__echo', [{ kind: 'gated_tool', known: false }], []), 'The tool mcp__everything__echo is a plugin or unknown tool, so it always asks first.');
+    assert.equal(describeReasons('write_file', [{ kind: 'gated_tool', known: true }], []), 'The tool write_file always asks first.');
+  });
+});
