@@ -1,3 +1,5 @@
+import { CHILD_CHANNEL_SOURCE } from './child-channel-source.js';
+
 /**
  * The program an agent core's slot modules run in (spec 3.3, 7): `node -e CORE_HOST_SOURCE`, in a
  * child process like a plugin's, speaking the same framing and message types (host-source.ts).
@@ -20,24 +22,11 @@ const net = require('node:net');
 const { createRequire, builtinModules } = require('node:module');
 const path = require('node:path');
 
-const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 let init = null;
 const entries = new Map();
 const aborts = new Map();
 const rpcs = new Map();
 let nextRpc = 1;
-
-function describe(e) {
-  if (e && typeof e === 'object' && 'message' in e) return String(e.message);
-  try { return JSON.stringify(e); } catch { return String(e); }
-}
-function frame(text) {
-  const body = Buffer.from(text, 'utf8');
-  const head = Buffer.allocUnsafe(4);
-  head.writeUInt32BE(body.length, 0);
-  return Buffer.concat([head, body]);
-}
-function send(message) { channel.write(frame(JSON.stringify(message))); }
 
 // ---- modules: the in-process loader's rules, over the files the host sent ----
 const EXTS = ['.ts', '.js', '.mjs', '.cjs', '.json'];
@@ -293,27 +282,4 @@ function onMessage(msg) {
   }
 }
 
-let chunks = [];
-let buffered = 0;
-channel.on('data', (chunk) => {
-  chunks.push(chunk);
-  buffered += chunk.length;
-  for (;;) {
-    if (buffered < 4) return;
-    const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    chunks = [all];
-    const length = all.readUInt32BE(0);
-    if (buffered < 4 + length) return;
-    const body = all.subarray(4, 4 + length);
-    const rest = all.subarray(4 + length);
-    chunks = rest.length ? [rest] : [];
-    buffered = rest.length;
-    let msg;
-    try { msg = JSON.parse(body.toString('utf8')); } catch { process.exit(70); }
-    onMessage(msg);
-  }
-});
-channel.on('end', () => process.exit(0));
-channel.on('close', () => process.exit(0));
-channel.on('error', () => process.exit(0));
-`;
+${CHILD_CHANNEL_SOURCE}`;

@@ -1,3 +1,5 @@
+import { CHILD_CHANNEL_SOURCE } from './child-channel-source.js';
+
 /**
  * The program a plugin host process runs (spec 3.3, isolation): `node -e HOST_SOURCE`. It is kept
  * as source text so it works the same from the bundled extension, the bundled CLI and the
@@ -24,29 +26,11 @@ const { pathToFileURL } = require('node:url');
 const { createRequire } = require('node:module');
 const path = require('node:path');
 
-const IN_LIMIT = 256 * 1024 * 1024;
-const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 let init = null;
 let plugin = null;
 const aborts = new Map();
 const rpcs = new Map();
 let nextRpc = 1;
-
-function describe(e) {
-  if (e && typeof e === 'object' && 'message' in e) return String(e.message);
-  try { return JSON.stringify(e); } catch { return String(e); }
-}
-
-function frame(text) {
-  const body = Buffer.from(text, 'utf8');
-  const head = Buffer.allocUnsafe(4);
-  head.writeUInt32BE(body.length, 0);
-  return Buffer.concat([head, body]);
-}
-
-function send(message) {
-  channel.write(frame(JSON.stringify(message)));
-}
 
 // A result is sized once, as the text actually sent.
 function sendResult(id, value) {
@@ -151,29 +135,4 @@ function onMessage(msg) {
   }
 }
 
-let chunks = [];
-let buffered = 0;
-channel.on('data', (chunk) => {
-  chunks.push(chunk);
-  buffered += chunk.length;
-  for (;;) {
-    if (buffered < 4) return;
-    let all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    chunks = [all];
-    const length = all.readUInt32BE(0);
-    if (length > IN_LIMIT) process.exit(70);
-    if (buffered < 4 + length) return;
-    const body = all.subarray(4, 4 + length);
-    const rest = all.subarray(4 + length);
-    chunks = rest.length ? [rest] : [];
-    buffered = rest.length;
-    let msg;
-    try { msg = JSON.parse(body.toString('utf8')); } catch { process.exit(70); }
-    onMessage(msg);
-  }
-});
-// The host is gone (or recycled this process): nothing more to do.
-channel.on('end', () => process.exit(0));
-channel.on('close', () => process.exit(0));
-channel.on('error', () => process.exit(0));
-`;
+${CHILD_CHANNEL_SOURCE}`;

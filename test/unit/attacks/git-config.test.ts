@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApprovalRequest, Decision, Prompter } from '../../../src/core/permissions/approval.js';
+import type { ApprovalRequest } from '../../../src/core/permissions/approval.js';
 import { loadShellGrammar } from '../../../src/core/permissions/bash-grammar.js';
-import { call, harness, makeTempDir, removeDir } from '../permissions/helpers.js';
+import { makeTempDir, removeDir } from '../permissions/helpers.js';
+import { git, judgedByBarrier } from './git-attack-helpers.js';
 import { recordAttacks } from './record.js';
 
 /**
@@ -13,17 +13,6 @@ import { recordAttacks } from './record.js';
  * `git log` with `log.showSignature`, a `filter` driver on `git status`. The barrier treats those
  * git subcommands as harmless; in such a repository it must ask instead.
  */
-
-class Denier implements Prompter {
-  readonly interactive = true;
-  readonly asked: ApprovalRequest[] = [];
-  async ask(request: ApprovalRequest): Promise<Decision> {
-    this.asked.push(request);
-    return { kind: 'deny' };
-  }
-}
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' } });
 
 describe('attacks through a repository\'s git configuration', function () {
   recordAttacks('git configuration attacks', 'git subcommands that would run a configured program are asked');
@@ -39,12 +28,7 @@ describe('attacks through a repository\'s git configuration', function () {
   });
   afterEach(() => removeDir(dir));
 
-  async function judged(command: string, cwd = repo): Promise<{ allowed: boolean; asked: ApprovalRequest[] }> {
-    const person = new Denier();
-    const h = harness(dir, { prompter: person });
-    const outcome = await h.barrier.check(call('bash', { command }, { cwd, facts: { cwd } }));
-    return { allowed: outcome.allowed, asked: person.asked };
-  }
+  const judged = (command: string, cwd = repo) => judgedByBarrier(dir, command, cwd);
 
   async function mustAsk(command: string, cwd = repo): Promise<ApprovalRequest> {
     const r = await judged(command, cwd);

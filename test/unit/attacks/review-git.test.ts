@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApprovalRequest, Decision, Prompter } from '../../../src/core/permissions/approval.js';
 import { loadShellGrammar } from '../../../src/core/permissions/bash-grammar.js';
-import { call, harness, makeTempDir, removeDir } from '../permissions/helpers.js';
+import { makeTempDir, removeDir } from '../permissions/helpers.js';
+import { git, judgedByBarrier } from './git-attack-helpers.js';
 import { recordAttacks } from './record.js';
 
 /**
@@ -14,18 +13,6 @@ import { recordAttacks } from './record.js';
  * out as a bare repository (no `.git` at all: the folder itself is the git folder, and its
  * `config` is the one git reads).
  */
-
-class Denier implements Prompter {
-  readonly interactive = true;
-  readonly asked: ApprovalRequest[] = [];
-  async ask(request: ApprovalRequest): Promise<Decision> {
-    this.asked.push(request);
-    return { kind: 'deny' };
-  }
-}
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' } });
 
 describe('review: git running a project\'s own code on a read-only command', function () {
   recordAttacks('git hook and bare-layout attacks', 'git status in a project with a hook git runs by itself, or laid out as a bare repository, is asked');
@@ -44,12 +31,7 @@ describe('review: git running a project\'s own code on a read-only command', fun
   });
   afterEach(() => removeDir(dir));
 
-  async function judged(command: string, cwd: string): Promise<{ allowed: boolean; asked: ApprovalRequest[] }> {
-    const person = new Denier();
-    const h = harness(dir, { prompter: person });
-    const outcome = await h.barrier.check(call('bash', { command }, { cwd, facts: { cwd } }));
-    return { allowed: outcome.allowed, asked: person.asked };
-  }
+  const judged = (command: string, cwd: string) => judgedByBarrier(dir, command, cwd);
 
   function plantHook(hooks: string, marker: string): void {
     mkdirSync(hooks, { recursive: true });
