@@ -11,7 +11,7 @@ import { constants as vmConstants, Script } from 'node:vm';
  * wrapped for files under `bundleDir` only, the same technique as the v8-compile-cache package.
  *
  * The cache lives in the person's own cache folder (`$XDG_CACHE_HOME/pepe/v8`, `~/.cache/pepe/v8`,
- * `%LOCALAPPDATA%\pepe\v8`), created private, and is used only while that folder is owned by this
+ * `%LOCALAPPDATA%\pepe\v8`), one set of entries per install folder, created private, and is used only while that folder is owned by this
  * user and writable by nobody else: cached code is code. V8 rejects data made for another source,
  * V8 version or flag set; a rejected, unreadable or unwritable cache only means compiling as usual.
  * `PEPE_CODE_CACHE=off` turns it off.
@@ -31,6 +31,7 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
   const prefix = bundleDir.endsWith(sep) ? bundleDir : bundleDir + sep;
   const proto = Module.prototype as unknown as { _compile(content: string, filename: string): unknown };
   const compile = proto._compile;
+  const install = fnv1a(prefix);
   const pending: { name: string; file: string; script: Script; source: string; stamp: string }[] = [];
   proto._compile = function (this: NodeJS.Module, content: string, filename: string) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
@@ -39,7 +40,9 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
     // V8 checks a cache against the source's length only: a file rewritten since Node read it
     // (a rebuild) must neither use nor make one.
     if (Buffer.byteLength(content) !== st.size) return compile.call(this, content, filename);
-    const name = filename.slice(prefix.length).replace(/[^A-Za-z0-9.-]/g, '_');
+    // One install's entries are named after its folder, so two installs (the extension's and a
+    // global CLI) sharing the person's cache never evict each other's.
+    const name = `${install}-${filename.slice(prefix.length).replace(/[^A-Za-z0-9.-]/g, '_')}`;
     const file = join(dir, `${name}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.arch}.bin`);
     let cachedData: Buffer | undefined;
     try {
@@ -61,13 +64,25 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, file);
-        // The caches of earlier builds of this bundle are of no more use.
+        // The caches of earlier builds of this bundle, in this install, are of no more use.
         for (const old of readdirSync(dir)) if (old.startsWith(`${name}-`) && old.endsWith('.bin') && join(dir, old) !== file) rmSync(join(dir, old), { force: true });
       } catch {
         // no cache this time
       }
     }
   });
+}
+
+/** A short stable name for an install folder (FNV-1a, 2×32 bits): cheaper to load than node:crypto. */
+function fnv1a(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+  }
+  return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
 }
 
 function cacheDir(env: NodeJS.ProcessEnv): string | undefined {

@@ -75,7 +75,7 @@ export function process(ctx: any) { ctx.input.addContext('PID=' + globalThis.pro
     monitor.stop();
     assert.equal(result.status, 'ok', result.error);
     assert.ok(performance.now() - started < 5000);
-    assert.ok(monitor.maxGapMs < 300, `host blocked for ${monitor.maxGapMs.toFixed(0)} ms`);
+    assert.ok(monitor.maxBlockedMs < 300, `host blocked for ${monitor.maxBlockedMs.toFixed(0)} ms (longest gap ${monitor.maxGapMs.toFixed(0)} ms)`);
     assert.ok(events.some((e) => e.type === 'core' && e.event.type === 'core_slot_failed' && e.event.slotId === 'spin' && e.event.timedOut));
   });
 

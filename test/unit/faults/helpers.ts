@@ -12,8 +12,10 @@ export interface Run {
   stdout: string;
   stderr: string;
   ms: number;
-  /** Longest main-thread pause (ms), from the preloaded ticker; null if it did not report. */
+  /** Longest main-thread pause (ms, wall clock), from the preloaded ticker; null if it did not report. */
   maxGapMs: number | null;
+  /** Longest time the main thread was really blocked (busy and on a CPU: stall-meter.cjs); null if no report. */
+  maxBlockedMs: number | null;
   timedOut: boolean;
 }
 
@@ -33,11 +35,12 @@ export async function pepe(home: string, args: string[], opts: { env?: Record<st
   });
   const ms = performance.now() - started;
   let maxGapMs: number | null = null;
+  let maxBlockedMs: number | null = null;
   if (existsSync(tickFile)) {
-    maxGapMs = JSON.parse(readFileSync(tickFile, 'utf8')).maxGapMs;
+    ({ maxGapMs, maxBlockedMs } = JSON.parse(readFileSync(tickFile, 'utf8')) as { maxGapMs: number; maxBlockedMs: number });
     rmSync(tickFile, { force: true });
   }
-  return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, ms, maxGapMs, timedOut: !!r.timedOut };
+  return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, ms, maxGapMs, maxBlockedMs, timedOut: !!r.timedOut };
 }
 
 export interface LogLine {

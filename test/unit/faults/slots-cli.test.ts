@@ -18,9 +18,10 @@ import { record } from './report.js';
 const DEADLINE_MS = 1000;
 /**
  * A sync loop on the main thread would never let `pepe` finish, and a memory bomb there would kill
- * it, so finishing with the built-in's answer is the proof of isolation. The longest main-thread
- * pause is reported and only bounded loosely: on this shared 2-core machine (load average ~20 while
- * this ran) a thread spinning in a worker still costs the main thread CPU time. The in-process
+ * it, so finishing with the built-in's answer is the proof of isolation. What is bounded is the
+ * time the main thread was really blocked (busy and on a CPU, test/fixtures/faults/stall-meter.cjs),
+ * not the wall-clock gap between its ticks: on a loaded machine the gap measured the machine (gaps
+ * of 5-10 s were seen while the thread itself was idle). The gap is still reported. The in-process
  * test (test/unit/slots/guard-faults.test.ts) asserts the tight bound.
  */
 const MAX_GAP_MS = 3 * DEADLINE_MS;
@@ -146,7 +147,7 @@ describe('faults: every slot × every misbehaviour through the pepe CLI (issue 8
       const fb = fallbacks[0] as { reason?: string; detail?: string; durationMs?: number } | undefined;
       const evs = events(run.stdout);
       const end = evs.find((e) => e.type === 'turn_end');
-      const gap = run.maxGapMs === null ? 'no gap report' : `gap ${Math.round(run.maxGapMs)} ms`;
+      const gap = run.maxGapMs === null ? 'no gap report' : `blocked ${Math.round(run.maxBlockedMs ?? -1)} ms, gap ${Math.round(run.maxGapMs)} ms`;
       let observed = '';
       const problems: string[] = [];
       const check = (ok: boolean, problem: string) => {
@@ -163,7 +164,7 @@ describe('faults: every slot × every misbehaviour through the pepe CLI (issue 8
         // if it ran there; for those the longest pause must stay well under the deadline. Others'
         // gaps are reported (a loaded machine stalls everything now and then), not asserted.
         if (c.behaviour === 'sync_loop' || c.behaviour === 'memory_bomb') {
-          check(run.maxGapMs !== null && run.maxGapMs < (c.slot === 'web_search' ? WEB_MAX_GAP_MS : MAX_GAP_MS), `main thread stalled: ${gap}`);
+          check(run.maxBlockedMs !== null && run.maxBlockedMs < (c.slot === 'web_search' ? WEB_MAX_GAP_MS : MAX_GAP_MS), `main thread stalled: ${gap}`);
         }
         check(!!fb, 'no slot_fallback record in logs/pepe.jsonl');
         // A harness failure is logged with its reason (timeout, malformed or error); "error" is also accepted

@@ -47,7 +47,7 @@ describe('harness plugin in its own process', function () {
     assert.equal(result.status, 'error');
     assert.match(result.error ?? '', /harness "looper" failed \(timeout\)/);
     assert.ok(elapsed < 600 + 1500, `took ${elapsed.toFixed(0)} ms`);
-    assert.ok(monitor.maxGapMs < 300, `host blocked for ${monitor.maxGapMs.toFixed(0)} ms`);
+    assert.ok(monitor.maxBlockedMs < 300, `host blocked for ${monitor.maxBlockedMs.toFixed(0)} ms (longest gap ${monitor.maxGapMs.toFixed(0)} ms)`);
   });
 
   it('process.exit ends only its own process; the next turn gets a fresh one', async () => {

@@ -7,8 +7,9 @@ const DEADLINE_MS = 800;
 const MARGIN_MS = 700;
 /**
  * A plugin running on the caller's thread would block it for the whole deadline (a sync loop
- * never yields), so any gap well under the deadline proves isolation; the slack absorbs a busy
- * 2-core machine where the spinning worker competes with the test for CPU.
+ * never yields), so any blocked time well under the deadline proves isolation. Blocked time is
+ * what the thread itself spent busy (test/fixtures/faults/stall-meter.cjs), so a busy machine that
+ * merely delays the test's timer does not count.
  */
 const MAX_TICK_GAP_MS = DEADLINE_MS / 2;
 
@@ -62,7 +63,7 @@ describe('slot guard: every slot × every misbehaviour (spec 3.3)', function () 
         assert.ok(answer.fallback, 'a fallback is reported');
         assert.ok(EXPECTED_REASONS[behaviour].includes(answer.fallback.reason), `reason ${answer.fallback.reason}: ${answer.fallback.detail}`);
         assert.ok(elapsed < DEADLINE_MS + MARGIN_MS, `answered in ${elapsed.toFixed(0)} ms`);
-        assert.ok(monitor.maxGapMs < MAX_TICK_GAP_MS, `event loop blocked for ${monitor.maxGapMs.toFixed(0)} ms`);
+        assert.ok(monitor.maxBlockedMs < MAX_TICK_GAP_MS, `event loop blocked for ${monitor.maxBlockedMs.toFixed(0)} ms (longest gap ${monitor.maxGapMs.toFixed(0)} ms)`);
         if (slot === 'sandbox') {
           assert.equal(answer.answeredBy, 'none (refused)');
           assert.equal(answer.result, null);
