@@ -1,26 +1,16 @@
 import type { Interface } from 'node:readline/promises';
 import { visible, type ApprovalRequest, type Decision, type Prompter } from '../core/permissions/index.js';
+import { approvalView } from '../core/permissions/approval-view.js';
 import { previewChange } from '../core/tools/change-preview.js';
 import { unifiedDiff } from '../core/tools/line-diff.js';
 
 const MAX_DIFF_LINES = 200;
 
-const CHOICES = [
-  '[o] allow once',
-  '[t] for the rest of this task',
-  '[s] this session, this exact call',
-  '[r] this session, calls with these risks',
-  '[a] this session, any arguments',
-  '[A] always, calls with these risks (saved)',
-  '[A*] always, any arguments (saved)',
-  '[bypass] STOP ASKING for this agent this session',
-  '[d] deny (default)',
-];
-const ONCE_ONLY = ['[o] allow once', '[d] deny (default)'];
-
 /**
- * The CLI's permission prompt (spec 5.2): shows agent, chain, tool, the call and the risks, then
- * reads an answer. Anything else, an empty line, Ctrl+D or Ctrl+C means deny. Everything shown is
+ * The CLI's permission prompt (spec 5.2): the same view as the VS Code modal (approval-view.ts):
+ * who wants to do what, the call once, the risks in plain words, then one line of choices: `o`
+ * once, `?` the wider scopes (each explained; the wide ones confirmed with "yes"), `d` deny.
+ * Anything else, an empty line, Ctrl+D or Ctrl+C means deny. Everything shown is
  * made visible and inert first: a model-written escape sequence or carriage return cannot redraw
  * the prompt.
  */
@@ -34,36 +24,50 @@ export class TtyPrompter implements Prompter {
   ) {}
 
   async ask(request: ApprovalRequest, signal?: AbortSignal): Promise<Decision> {
-    const chain = request.chain.length > 1 ? ` (via ${request.chain.map(visible).join(' → ')})` : '';
-    const risks = request.risks.length ? request.risks.join(', ') : 'none';
+    const view = approvalView(request);
     const lines = [
       '',
-      `⚠ approval needed: ${visible(request.agent)}${chain} wants to run ${visible(request.tool)}`,
-      ...visible(request.summary).split('\n').map((l) => `  ${l}`),
-      `  risks: ${risks}`,
-      `  why: ${visible(request.whyText)}`,
+      `⚠ ${view.headline}${view.via ? ` (${view.via})` : ''}`,
+      ...view.body.split('\n').map((l) => `  ${l}`),
+      ...view.risks.map((r) => `  risk: ${r}`),
+      ...(view.why ? [`  why: ${view.why}`] : []),
       ...(await this.diffLines(request)),
-      ...(request.onceOnly ? ONCE_ONLY : CHOICES).map((c) => `  ${c}`),
+      `  ${view.scopes.length ? '[o] allow once   [?] allow for longer…   [d] deny (default)' : '[o] allow once   [d] deny (default)'}`,
       '',
     ];
     this.write(lines.join('\n'));
-    let answer: string;
-    try {
-      answer = (await this.rl.question('approve? ', signal ? { signal } : {})).trim();
-    } catch {
-      // Given up by the barrier (permissions.prompt_timeout_seconds): say that nothing was decided.
-      const why = signal?.aborted ? (signal.reason as { name?: string; message?: string } | undefined) : undefined;
-      if (why?.name === 'TimeoutError') this.write(`\n${why.message ?? 'no answer in time'}: not approved, not denied; the call waits in pepe approvals list\n`);
-      return { kind: 'deny', reason: 'the prompt was closed' };
+    const question = async (text: string): Promise<string | null> => {
+      try {
+        return (await this.rl.question(text, signal ? { signal } : {})).trim();
+      } catch {
+        return null;
+      }
+    };
+    for (;;) {
+      const answer = await question('approve? ');
+      if (answer === null) {
+        // Given up by the barrier (permissions.prompt_timeout_seconds): say that nothing was decided.
+        const why = signal?.aborted ? (signal.reason as { name?: string; message?: string } | undefined) : undefined;
+        if (why?.name === 'TimeoutError') this.write(`\n${why.message ?? 'no answer in time'}: not approved, not denied; the call waits in pepe approvals list\n`);
+        return { kind: 'deny', reason: 'the prompt was closed' };
+      }
+      if (answer === 'o' || answer === 'y') return { kind: 'allow_once' };
+      if (answer === '?' && view.scopes.length) {
+        this.write(view.scopes.map((c) => `  [${c.key}] ${c.dangerous ? '⚠ ' : ''}${c.label}: ${c.explain}`).join('\n') + '\n');
+        continue;
+      }
+      // The scope keys work without opening the list first; a wide one is confirmed.
+      const scope = view.scopes.find((c) => c.key === answer);
+      if (scope) {
+        if (!scope.dangerous) return { kind: scope.kind } as Decision;
+        const sure = await question(`${scope.label}: ${scope.explain}. Type yes to confirm: `);
+        if (sure === 'yes') return { kind: scope.kind } as Decision;
+        this.write('  not confirmed: nothing was granted\n');
+        continue;
+      }
+      break;
     }
-    const decision = decisionFor(answer, !!request.onceOnly);
-    if (decision) return decision;
-    let reason = '';
-    try {
-      reason = (await this.rl.question('reason for the agent (optional): ', signal ? { signal } : {})).trim();
-    } catch {
-      // no reason
-    }
+    const reason = (await question('reason for the agent (optional): ')) ?? '';
     return reason ? { kind: 'deny', reason } : { kind: 'deny' };
   }
 
@@ -87,28 +91,5 @@ export class TtyPrompter implements Prompter {
     });
     if (lines.length > MAX_DIFF_LINES) shown.push(`  … ${lines.length - MAX_DIFF_LINES} more diff lines not shown`);
     return [preview.kind === 'change' && preview.created ? '  new file:' : '  change:', ...shown];
-  }
-}
-
-function decisionFor(answer: string, onceOnly: boolean): Decision | null {
-  if (answer === 'o' || answer === 'y') return { kind: 'allow_once' };
-  if (onceOnly) return null;
-  switch (answer) {
-    case 't':
-      return { kind: 'allow_task' };
-    case 's':
-      return { kind: 'allow_session' };
-    case 'r':
-      return { kind: 'allow_session_risks' };
-    case 'a':
-      return { kind: 'allow_session_any' };
-    case 'A':
-      return { kind: 'always' };
-    case 'A*':
-      return { kind: 'always_any' };
-    case 'bypass':
-      return { kind: 'bypass_session' };
-    default:
-      return null;
   }
 }

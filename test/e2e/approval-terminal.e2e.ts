@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
+import { dialogMessage, onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
 import { chatFrame } from './chat-harness';
 import { docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
 
@@ -38,9 +38,13 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
       writeFileSync(p, JSON.stringify({ steps: [{ tool_calls: [{ name: 'bash', arguments: { command: `echo hello-from-pepe > ${file}.txt && cat ${file}.txt` } }] }, { text: 'done' }] }));
       return p;
     };
+    // Two commands with the same risk (a write): a task grant given on the first covers the second.
+    const twice = path.join(home, 'twice.json');
+    const call = (file: string) => ({ tool_calls: [{ name: 'bash', arguments: { command: `echo scoped > ${file}` } }] });
+    writeFileSync(twice, JSON.stringify({ steps: [call('scoped-1.txt'), call('scoped-2.txt'), { text: 'done' }] }));
     writeFileSync(
       path.join(home, 'config.json'),
-      JSON.stringify({ agents: { ops: { model: `mock:${script('allowed')}` }, guarded: { model: `mock:${script('denied')}` } } }, null, 2),
+      JSON.stringify({ agents: { ops: { model: `mock:${script('allowed')}` }, guarded: { model: `mock:${script('denied')}` }, scoped: { model: `mock:${twice}` } } }, null, 2),
     );
     wb = await openWorkbench({ env: { PEPE_HOME: home } });
     workspace = wb.server.workspace;
@@ -75,11 +79,14 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     const page = wb!.page;
     await startTurn('ops');
     const message = await waitForDialog(page, 60_000);
-    assert.match(message, /Allow ops to use bash\?/);
+    // Readable at a glance (issue 26): who wants to do what, the command once, three buttons.
+    assert.equal(message, `ops wants to run a command in ${path.basename(workspace)}`);
     const detail = domText(await page.locator('.monaco-dialog-box .dialog-message-detail').innerText());
-    assert.ok(detail.includes('echo hello-from-pepe > allowed.txt && cat allowed.txt'), detail);
-    assert.ok(detail.includes(`Working directory: ${workspace}`), detail);
-    assert.ok(detail.includes('Chain: ops'), detail);
+    assert.equal(detail.split('echo hello-from-pepe > allowed.txt && cat allowed.txt').length - 1, 1, `the command is shown exactly once: ${detail}`);
+    assert.ok(detail.includes(`Run a shell command in ${workspace}`), detail);
+    assert.ok(!/Arguments:|Chain:|inline_eval|"command"/.test(detail), `no internal words or JSON: ${detail}`);
+    const buttons = (await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button').allInnerTexts()).map((t) => domText(t).trim());
+    assert.deepEqual(buttons, ['Allow once', 'Allow…', 'Deny…']);
     await docScreenshot(page, 'approval-modal.png');
     await clickDialogButton(page, 'Allow once');
 
@@ -98,11 +105,40 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     const page = wb!.page;
     await startTurn('guarded');
     const message = await waitForDialog(page, 60_000);
-    assert.match(message, /Allow guarded to use bash\?/);
+    assert.match(message, /^guarded wants to run a command in /);
     await page.keyboard.press('Escape');
     await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 30_000 });
+    // Escape is "Deny…": the optional reason; Escape again denies without one.
+    await page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.keyboard.press('Escape');
     const results = await waitFor(() => (toolResults(home, 'guarded').length ? toolResults(home, 'guarded') : undefined), { timeoutMs: 30_000, what: 'the tool result in the transcript' });
     assert.match(results[0]!, /denied/i);
     assert.ok(!existsSync(path.join(workspace, 'denied.txt')), 'the denied command ran');
+  });
+
+  it('Allow…: the wider scopes in a list, each explained; a wide one asks to confirm, and cancelling goes back to the dialog', async function () {
+    const page = wb!.page;
+    await startTurn('scoped');
+    assert.match(await waitForDialog(page, 60_000), /^scoped wants to run a command in /);
+    await clickDialogButton(page, 'Allow…');
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const labels = (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((t) => domText(t).trim());
+    assert.deepEqual(labels, ['For the rest of this task', 'This exact call, this session', 'These risks, this session', 'Always, for these risks', 'Any arguments, this session', 'Always, any arguments', 'Stop asking about scoped']);
+    const details = (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .quick-input-list-label-meta, .quick-input-widget .quick-input-list .monaco-list-row .label-description, .quick-input-widget .quick-input-list .monaco-list-row .quick-input-list-detail').allInnerTexts()).join('\n');
+    assert.match(details, /bash calls whose only risks are write, until this task ends/);
+    // The wide ones carry a warning icon.
+    assert.equal(await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .codicon-warning').count(), 3);
+    await docScreenshot(page, 'approval-scopes.png');
+    await pickItem(page, 'Stop asking about scoped');
+    assert.equal(await waitForDialog(page, 30_000), 'Stop asking about scoped?');
+    await page.keyboard.press('Escape');
+    // Not confirmed: nothing was granted, the approval is asked again.
+    assert.match(await waitForDialog(page, 30_000), /^scoped wants to run a command in /);
+    await clickDialogButton(page, 'Allow…');
+    await pickItem(page, 'For the rest of this task');
+    await waitFor(() => existsSync(path.join(workspace, 'scoped-2.txt')) || undefined, { timeoutMs: 60_000, what: 'the second command, covered by the task grant, to run unasked' });
+    assert.ok(existsSync(path.join(workspace, 'scoped-1.txt')));
+    assert.equal(await dialogMessage(page), undefined, 'the second command was not asked');
   });
 });

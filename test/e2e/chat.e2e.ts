@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { clickDialogButton, domText, onTestFailure, openWorkbench, runCommand, sleep, waitFor, waitForDialog, waitForWorkbench, type Workbench } from '../vscode/harness';
 import { buildChatTestExtension, chatFrame, chatFrameHandle, OPEN_PANEL } from './chat-harness';
-import { docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
+import { answerInput, docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
 
 const LONG = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
 
@@ -130,7 +130,7 @@ describe('e2e: the chat webview', function () {
     await pickAgent('ops');
     await send('run it');
     const message = await waitForDialog(page, 60_000);
-    assert.match(message, /Allow ops to use bash\?/);
+    assert.match(message, /^ops wants to run a command in /);
     assert.equal(await chat().locator('details.card[data-tool="bash"][data-status="approval"]').count(), 1);
     await clickDialogButton(page, 'Allow once');
     const card = chat().locator('details.card[data-tool="bash"]').first();
@@ -142,7 +142,8 @@ describe('e2e: the chat webview', function () {
 
     await send('and again');
     await waitForDialog(page, 60_000);
-    await clickDialogButton(page, 'Deny');
+    await clickDialogButton(page, 'Deny…');
+    await answerInput(page, 'not now');
     const denied = chat().locator('details.card[data-tool="bash"]').nth(1);
     await waitFor(async () => (await denied.getAttribute('data-status')) === 'denied', { timeoutMs: 60_000, what: 'the denied card' });
     assert.match(domText(await denied.locator('.approval.denied').innerText()), /Denied by you/);

@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Decision, Prompter } from '../../core/permissions/approval.js';
-import { visible, visibleJson } from '../../core/permissions/display.js';
-
-interface Choice extends vscode.MessageItem {
-  decide: () => Promise<Decision> | Decision;
-}
+import { approvalView, type ScopeChoice } from '../../core/permissions/approval-view.js';
+import { visible } from '../../core/permissions/display.js';
 
 /**
- * The permission barrier as a modal dialog (spec 5.2, 9.2). The detail shows the agent, the route
- * chain, the tool and its exact arguments (for shell commands the core's summary gives the command
- * line and the working directory). Escape or closing the dialog is Deny. One dialog at a time:
- * parallel requests wait their turn instead of stacking modals.
+ * The permission barrier as a modal dialog (spec 5.2, 9.2), readable at a glance: one line saying
+ * who wants to do what, the exact call once, the risks in plain words, and three buttons: Allow
+ * once (what Enter picks) · Allow… (the wider scopes in a quick pick, each explained, the wide ones
+ * confirmed) · Deny… (an optional reason). Escape or closing the dialog is Deny. One dialog at a
+ * time: parallel requests wait their turn instead of stacking modals.
  */
 export class ModalPrompter implements Prompter {
   readonly interactive = true;
@@ -37,11 +35,7 @@ export class ModalPrompter implements Prompter {
         return onDiff;
       }
     }
-    const deny: Choice = { title: 'Deny', isCloseAffordance: true, decide: () => ({ kind: 'deny' }) };
-    const choices: Choice[] = approvalChoices(request).map(([title, kind]) => ({ title, decide: () => ({ kind }) as Decision }));
-    choices.push({ title: 'Deny with reason…', decide: () => askReason(request) }, deny);
     this.log(`approval ${request.id}: asking about ${visible(request.tool)} for ${request.chain.map(visible).join(' → ')}`);
-    const shown = vscode.window.showWarningMessage(approvalMessage(request), { modal: true, detail: approvalDetail(request) }, ...choices);
     const aborted = new Promise<never>((_, reject) => {
       signal?.addEventListener(
         'abort',
@@ -54,59 +48,58 @@ export class ModalPrompter implements Prompter {
         { once: true },
       );
     });
-    const picked = await Promise.race([shown, aborted]);
-    const decision = await (picked ?? deny).decide();
-    this.log(`approval ${request.id}: ${decision.kind}${picked ? '' : ' (dialog closed)'}`);
-    return decision;
+    aborted.catch(() => undefined);
+    const view = approvalView(request);
+    // The dialog again after a scope pick or a confirmation was dismissed: nothing is decided by a dismissal but "deny".
+    for (;;) {
+      const buttons: vscode.MessageItem[] = [{ title: ALLOW_ONCE }];
+      if (view.scopes.length) buttons.push({ title: ALLOW_MORE });
+      buttons.push({ title: DENY, isCloseAffordance: true });
+      const picked = await Promise.race([vscode.window.showWarningMessage(view.headline, { modal: true, detail: approvalDetail(request) }, ...buttons), aborted]);
+      let decision: Decision | undefined;
+      if (picked?.title === ALLOW_ONCE) decision = { kind: 'allow_once' };
+      else if (picked?.title === ALLOW_MORE) decision = await Promise.race([pickScope(view.scopes), aborted]);
+      else if (picked?.title === DENY) decision = await Promise.race([askReason(request), aborted]);
+      // Closed some other way (the window went away): deny, asking nothing more.
+      else decision = { kind: 'deny' };
+      if (!decision) continue;
+      this.log(`approval ${request.id}: ${decision.kind}${picked ? '' : ' (dialog closed)'}`);
+      return decision;
+    }
   }
 }
 
-type AllowKind = Exclude<Decision['kind'], 'deny'>;
+/** The dialog's three buttons (issue 26): the first is what Enter picks, and it is never wider than once. */
+export const ALLOW_ONCE = 'Allow once';
+export const ALLOW_MORE = 'Allow…';
+export const DENY = 'Deny…';
 
-/** The allow buttons, in order; a write into Pepe's home offers "once" only. Titles name the risks they cover. */
-export function approvalChoices(request: ApprovalRequest): Array<[string, AllowKind]> {
-  if (request.onceOnly) return [['Allow once', 'allow_once']];
-  const risks = request.risks.length ? request.risks.join(', ') : 'no risks';
-  return [
-    ['Allow once', 'allow_once'],
-    ['Allow for the rest of this task', 'allow_task'],
-    ['Allow this exact call for this session', 'allow_session'],
-    [`Allow ${visible(request.tool)} with ${risks} for this session`, 'allow_session_risks'],
-    ['Allow any arguments this session', 'allow_session_any'],
-    [`Always allow ${visible(request.tool)} with ${risks}`, 'always'],
-    [`Always allow ${visible(request.tool)} with any arguments`, 'always_any'],
-    [`⚠ Bypass: stop asking about ${visible(request.agent)} for this session`, 'bypass_session'],
-  ];
-}
-
-export function approvalMessage(request: ApprovalRequest): string {
-  return `Allow ${visible(request.agent)} to use ${visible(request.tool)}?`;
-}
-
-/** Everything a person needs to decide, with the arguments exactly as the model passed them. */
+/** The dialog's text under the headline: the call once, the risks in plain words, why it asks. */
 export function approvalDetail(request: ApprovalRequest): string {
-  // Everything the model controls is made visible and inert (the same display functions as the terminal).
-  const lines = [
-    `Agent: ${visible(request.agent)}`,
-    `Chain: ${request.chain.map(visible).join(' → ')}`,
-    `Tool: ${visible(request.tool)}`,
-    `Risks: ${request.risks.length ? request.risks.join(', ') : 'none'}`,
-    '',
-    visible(request.summary),
-  ];
-  const args = request.args as Record<string, unknown> | null;
-  if ((request.tool === 'bash' || request.tool === 'run_script') && args && typeof args === 'object') {
-    lines.push(`Working directory: ${visible(typeof args.cwd === 'string' ? args.cwd : request.cwd)}`);
-  }
-  lines.push('', `Arguments: ${visibleJson(request.args)}`);
-  if (request.whyText) lines.push('', `Why you are asked: ${visible(request.whyText)}`);
+  const view = approvalView(request);
+  const lines = [...(view.via ? [view.via[0]!.toUpperCase() + view.via.slice(1) + '.', ''] : []), view.body];
+  if (view.risks.length) lines.push('', view.risks.length === 1 ? `Risk: ${view.risks[0]}` : 'Risks:', ...(view.risks.length === 1 ? [] : view.risks.map((r) => `• ${r}`)));
+  if (view.why) lines.push('', view.short ? view.why : `Why you are asked: ${view.why}`);
   return lines.join('\n');
 }
 
+/** "Allow…": the scopes wider than once, each explained; the wide ones marked and confirmed. Undefined: back to the dialog. */
+async function pickScope(scopes: ScopeChoice[]): Promise<Decision | undefined> {
+  const items = scopes.map((s) => ({ label: s.dangerous ? `$(warning) ${s.label}` : s.label, detail: s.explain, scope: s }));
+  const picked = await vscode.window.showQuickPick(items, { title: 'Allow for longer', placeHolder: 'How long, and for which calls?', ignoreFocusOut: true, matchOnDetail: true });
+  if (!picked) return undefined;
+  if (picked.scope.dangerous) {
+    const confirm = await vscode.window.showWarningMessage(`${picked.scope.label}?`, { modal: true, detail: `This allows ${picked.scope.explain}.` }, { title: picked.scope.label });
+    if (!confirm) return undefined;
+  }
+  return { kind: picked.scope.kind } as Decision;
+}
+
+/** "Deny…" (also Escape): an optional reason for the agent; Enter or Escape here denies without one. */
 async function askReason(request: ApprovalRequest): Promise<Decision> {
   const reason = await vscode.window.showInputBox({
-    title: `Deny ${visible(request.tool)} for ${visible(request.agent)}`,
-    prompt: 'Optional: why (the agent reads this)',
+    title: `Deny: ${approvalView(request).headline}`,
+    prompt: 'Optional: why (the agent reads this). Enter or Escape denies without a reason.',
     ignoreFocusOut: true,
   });
   return reason ? { kind: 'deny', reason } : { kind: 'deny' };

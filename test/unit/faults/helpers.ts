@@ -30,7 +30,8 @@ export async function pepe(home: string, args: string[], opts: { env?: Record<st
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
-    timeout: opts.timeoutMs ?? 30_000,
+    // Only a safety net against a lost process: stalls are measured as blocked time, not by this.
+    timeout: opts.timeoutMs ?? 120_000,
     killSignal: 'SIGKILL',
   });
   const ms = performance.now() - started;

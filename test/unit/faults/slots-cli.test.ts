@@ -110,7 +110,8 @@ function setUp(c: Case, ddgUrl: string): { args: string[]; env?: Record<string, 
 }
 
 describe('faults: every slot × every misbehaviour through the pepe CLI (issue 8)', function () {
-  this.timeout(240_000);
+  // A safety net, not a measure: 56 processes on a loaded 2-core machine can take minutes.
+  this.timeout(900_000);
   const cases: Case[] = SLOTS.flatMap((slot) => MISBEHAVIOURS.map((behaviour) => ({ slot, behaviour, home: mkdtempSync(join(tmpdir(), 'pepe-fault-')) })));
   let ddg: Awaited<ReturnType<typeof startInstantAnswerServer>>;
 

@@ -127,13 +127,15 @@ describe('MCP tools in a turn', function () {
   it('a hanging tool is cut at its deadline and the turn goes on; a server that cannot start is named and the turn goes on', async () => {
     home.writeConfig({
       mcp_servers: { ev: { command: cmd, args, timeout_ms: 800 }, broken: { command: '/nonexistent/mcp-server' } },
-      agents: { a: { model: script(home, 'a', [{ tool_calls: [{ name: 'mcp__ev__trigger-long-running-operation', arguments: { duration: 30, steps: 2 } }] }, { text: 'carried on' }]), mcp: ['ev', 'broken'], auto_approve: ['mcp__ev__trigger-long-running-operation'] } },
+      agents: { a: { model: script(home, 'a', [{ tool_calls: [{ name: 'mcp__ev__trigger-long-running-operation', arguments: { duration: 60, steps: 2 } }] }, { text: 'carried on' }]), mcp: ['ev', 'broken'], auto_approve: ['mcp__ev__trigger-long-running-operation'] } },
     });
     const pepe = await home.pepe({ workspace: home.workspace, prompter: new ScriptedPrompter() });
     const { events, onEvent } = collectEvents();
     const started = Date.now();
     const result = await pepe.run({ agent: 'a', text: 'x', onEvent });
-    assert.ok(Date.now() - started < 10_000);
+    // Cut, not waited out: the operation alone would take 60 s (starting the servers on a loaded
+    // machine can take several seconds, so no tighter wall-clock bound is asserted).
+    assert.ok(Date.now() - started < 45_000, `the turn took ${Date.now() - started} ms`);
     assert.equal(result.status, 'ok');
     assert.equal(result.content, 'carried on');
     assert.match(toolResults(result.messages)[0]!.content, /did not answer trigger-long-running-operation within 800 ms/);

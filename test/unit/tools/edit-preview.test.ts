@@ -63,7 +63,9 @@ describe('edit previews and diffs', () => {
       riskHints: [], risks: ['write'], summary: 'Edit the file a.txt', why: [], whyText: 'edit_file always asks first', createdAt: new Date().toISOString(),
     };
     const answer = prompter.ask(request);
-    setTimeout(() => input.write('o\n'), 20);
+    // Typed once the prompt is on screen (a line typed before the question is asked is not its answer).
+    while (!shown.includes('[o] allow once')) await new Promise((r) => setTimeout(r, 10));
+    input.write('o\n');
     assert.deepEqual(await answer, { kind: 'allow_once' });
     rl.close();
     assert.match(shown, /\x1b\[31m {2}-hello\x1b\[0m/);
