@@ -76,12 +76,20 @@ export function markdown(figures: Figure[], machine: Record<string, unknown>, no
       '(ratios, differences) are computed pair by pair from samples taken in the same round, variants ' +
       'interleaved in rotating order, then their median is reported.',
     '',
+    '## Summary',
+    '',
+    '```',
+    summaryTable(figures).trim(),
+    '```',
+    '',
+    '## All figures',
+    '',
     '| area | figure | median | p10 – p90 | n | target | result |',
     '|---|---|---|---|---|---|---|',
   ];
   for (const f of figures) {
     const s = f.stats;
-    const median = s ? `${fmt(s.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`}` : '**not measured yet**';
+    const median = s ? `${fmt(s.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`}` : '**not measured**';
     const spread = s ? (s.n > 1 ? `${fmt(s.p10, f.unit)} – ${fmt(s.p90, f.unit)}` : '—') : '—';
     const label = f.note ? `${f.label} <br><sub>${f.note}</sub>` : f.label;
     lines.push(`| ${f.group} | ${label} | ${median} | ${spread} | ${s?.n ?? 0} | ${f.target?.text ?? ''} | ${verdict(f)} |`);
@@ -141,8 +149,19 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'benchmarks.json'), JSON.stringify({ machine, figures }, null, 2) + '\n');
   writeFileSync(join(out, 'benchmarks.md'), markdown(figures, machine, notes));
   process.stderr.write(`bench: wrote ${join(out, 'benchmarks.md')} and benchmarks.json in ${machine.durationS} s\n`);
+  process.stdout.write(summaryTable(figures));
   const missed = figures.filter((f) => f.target && f.stats && !f.target.met);
   if (missed.length) process.stderr.write(`bench: targets missed: ${missed.map((f) => f.id).join(', ')}\n`);
+}
+
+/** One screen: every figure that has a target, with its median and met / missed / not measured. */
+export function summaryTable(figures: Figure[]): string {
+  const rows = figures.filter((f) => f.target).map((f) => [f.id, f.target!.text, f.stats ? `${fmt(f.stats.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`}` : '—', !f.stats ? 'not measured' : f.target!.met ? 'met' : 'MISSED']);
+  const head = ['figure', 'target', 'median', 'result'];
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
+  const met = rows.filter((r) => r[3] === 'met').length;
+  return ['', line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line), '', `${met} of ${rows.length} targets met`, ''].join('\n');
 }
 
 main().then(

@@ -1,0 +1,71 @@
+/**
+ * The first confined command of a process (issue 27), measured cold: whole `pepe run` processes on
+ * a scripted mock model, one whose turn runs `true` through the built-in sandbox and one whose turn
+ * runs no command, interleaved; their paired difference is what the first command costs a fresh
+ * process (classifying it, loading the sandbox's code, the confinement probe from its cache, the
+ * process limit, bubblewrap); checkpoints are off in both, so no git snapshot is counted.
+ * Next to it, bubblewrap's own floor here: `bwrap` with a minimal set of namespaces and mounts,
+ * spawned directly. Target: the first command within 15 ms of that floor.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { detectConfinement } from '../../../src/core/sandbox/index.js';
+import { figure, type Figure, type SuiteContext } from '../figure.js';
+import { interleave, pairedDiff, summarize } from '../stats.js';
+import { ROOT } from './extension.js';
+
+export async function confinementColdFigures(ctx: SuiteContext): Promise<Figure[]> {
+  const status = await detectConfinement();
+  if (!status.confined || status.backend !== 'bubblewrap') {
+    return [figure('confinement', 'confinement.cold_added', 'first confined command of a fresh process, above bubblewrap’s own floor', 'ms', null, { below: 15, note: `not measured: ${status.confined ? status.backend : status.reason}` })];
+  }
+  const home = join(ctx.tmp, 'confinement-cold', 'home');
+  const ws = join(ctx.tmp, 'confinement-cold', 'ws');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(ws, { recursive: true });
+  const script = (steps: unknown[]) => {
+    const f = join(home, `script-${steps.length}.json`);
+    writeFileSync(f, JSON.stringify({ steps }));
+    return `mock:${f}`;
+  };
+  writeFileSync(
+    join(home, 'config.json'),
+    JSON.stringify({
+      agents: {
+        cmd: { model: script([{ tool_calls: [{ name: 'bash', arguments: { command: 'true' } }] }, { text: 'done' }]), tools: ['bash'], auto_approve: ['bash'] },
+        none: { model: script([{ text: 'done' }]), tools: ['bash'] },
+      },
+    }),
+  );
+  const cli = join(ROOT, 'dist/cli.js');
+  // No checkpoint before the command (a git snapshot of the workspace is its own bench row).
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PEPE_HOME: home, PEPE_CHECKPOINTS: 'off' };
+  const timedRun = (agent: string) => async () => {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [cli, 'run', agent, 'go', '--no-input'], { cwd: ws, env, encoding: 'utf8' });
+    const ms = performance.now() - t;
+    if (r.status !== 0 || !/done/.test(r.stdout)) throw new Error(`bench: pepe run ${agent} exited ${r.status}: ${r.stderr || r.stdout}`);
+    return ms;
+  };
+  const floorArgs = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', 'true'];
+  const floor = async () => {
+    const t = performance.now();
+    const r = spawnSync('bwrap', floorArgs, { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`bench: bwrap ${floorArgs.join(' ')} exited ${r.status}`);
+    return performance.now() - t;
+  };
+  for (let i = 0; i < 2; i++) {
+    await timedRun('cmd')();
+    await timedRun('none')();
+    await floor();
+  }
+  const s = await interleave(ctx.quick ? 4 : 15, { cmd: timedRun('cmd'), none: timedRun('none'), floor });
+  const first = pairedDiff(s.cmd, s.none);
+  const above = summarize(s.cmd.map((c, i) => c - s.none[i]! - s.floor[i]!));
+  return [
+    figure('confinement', 'confinement.cold_first', 'first confined command of a fresh `pepe run` (paired: with the command − without)', 'ms', first),
+    figure('confinement', 'confinement.floor', 'bubblewrap’s own floor here (`bwrap --unshare-all … true`, spawned directly)', 'ms', s.floor),
+    figure('confinement', 'confinement.cold_added', 'first confined command above bubblewrap’s floor (paired)', 'ms', above, { below: 15, targetText: '≤ 15 ms' }),
+  ];
+}
