@@ -105,6 +105,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agents'), agents: z.array(AgentInfoSchema), models: z.array(ModelChoiceSchema) }),
   z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
   z.object({ type: z.literal('copied') }),
+  /** Put the keyboard focus back in the message input (after an approval, a pick, a diff, on reveal). */
+  z.object({ type: z.literal('focus_input') }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

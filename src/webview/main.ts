@@ -37,6 +37,15 @@ const save = (patch: Partial<ViewState>) => {
   vscode.setState(view);
 };
 
+/** The message input takes the keyboard unless the person is in another control of the page. */
+function focusInput(): void {
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== layout.input && !(active instanceof HTMLElement && active.closest('details.card'))) return;
+  layout.input.focus();
+}
+// Coming back to the panel (from a dialog, a diff, the terminal): the input has the keyboard again.
+window.addEventListener('focus', () => focusInput());
+
 function onHostMessage(msg: HostMessage): void {
   switch (msg.type) {
     case 'init':
@@ -46,6 +55,7 @@ function onHostMessage(msg: HostMessage): void {
       transcript.add(msg.items);
       apply(msg.state);
       app.setAttribute('aria-busy', 'false');
+      focusInput();
       return;
     case 'reset':
       transcript.clear();
@@ -67,6 +77,8 @@ function onHostMessage(msg: HostMessage): void {
       layout.status.textContent = 'Copied to the clipboard';
       setTimeout(() => (layout.status.textContent = ''), 1500);
       return;
+    case 'focus_input':
+      return focusInput();
   }
 }
 

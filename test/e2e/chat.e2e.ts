@@ -139,6 +139,11 @@ describe('e2e: the chat webview', function () {
     assert.equal(await card.locator('.badge.exit').getAttribute('data-exit'), '0');
     assert.match(domText(await card.locator('.approval.allowed').innerText()), /Allowed once by you/);
     await waitIdle();
+    // The dialog had the keyboard; afterwards what the person types lands in the chat input (issue 26).
+    await waitFor(async () => (await (await chatFrameHandle(page)).evaluate(() => document.activeElement?.id)) === 'input' || undefined, { timeoutMs: 15_000, what: 'the input to have the keyboard again after the approval' });
+    await page.keyboard.type('typed after');
+    assert.equal(await chat().locator('#input').inputValue(), 'typed after');
+    await chat().locator('#input').fill('');
 
     await send('and again');
     await waitForDialog(page, 60_000);

@@ -107,6 +107,10 @@ export class ChatPanel implements vscode.Disposable {
     this.subs.push(
       webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),
+      // Back to the chat from a diff editor, the terminal or another tab: typing goes to the input.
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active) this.focusInput();
+      }),
     );
     if (deps.onDidChange) this.subs.push(deps.onDidChange(() => void this.sendAgents()));
     this.loaded = this.load();
@@ -121,8 +125,15 @@ export class ChatPanel implements vscode.Disposable {
     return this.running !== null;
   }
 
+  /** Shows the panel with the keyboard in its message input (the focus keybinding, Open Chat). */
   reveal(): void {
     this.panel.reveal();
+    this.focusInput();
+  }
+
+  /** Puts the keyboard back in the message input (after a dialog, a pick or a diff took it). */
+  focusInput(): void {
+    void this.post({ type: 'focus_input' });
   }
 
   /** Stops the running turn, as the Stop button does (the pepe.chat.stop keybinding). */
@@ -226,13 +237,14 @@ export class ChatPanel implements vscode.Disposable {
       case 'open_file':
       case 'show_change':
       case 'checkpoint':
+        // An @-pick, a file, a diff or a restore took the keyboard: give it back to the input after.
         return handleContextMessage(msg, {
           getPepe: () => this.deps.getPepe(),
           attachments: this.attachments,
           notice: (text) => this.queue.push({ kind: 'notice', level: 'warning', text }),
           postState: () => this.postState(),
           log: this.deps.log,
-        });
+        }).finally(() => this.focusInput());
       case 'stop':
         this.running?.abort();
         return;
@@ -319,6 +331,8 @@ export class ChatPanel implements vscode.Disposable {
 
   private onEvent(event: TurnEvent): void {
     if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
+    // A dialog (the approval, a diff to accept) had the keyboard: the input gets it back.
+    if (event.type === 'approval_decided' && event.decision !== null) this.focusInput();
     this.meter?.meter.onEvent(event);
     this.queue.push({ kind: 'event', event: inertEvent(event) });
     // Restricted Mode refused a tool: say why and offer the way to trust the folder, once per panel.

@@ -200,8 +200,9 @@ describe('attacks: a hostile plugin (issue 12)', function () {
 
   it('output flood: 16 MB of console output is capped per call, with one marker', async () => {
     await call('flood', { kilobytes: 16 * 1024 }, 20_000);
-    // Output arrives on its own pipe: give the tail a moment, then start the next call's budget.
-    await new Promise((r) => setTimeout(r, 300));
+    // Output arrives on its own pipe: wait until its tail has stopped arriving (a fixed pause was too
+    // short on a loaded machine), then start the next call's budget.
+    for (let last = -1, now = output.length; now !== last; last = now, now = output.length) await new Promise((r) => setTimeout(r, 500));
     await call('flood', { kilobytes: 0 });
     const total = output.reduce((n, t) => n + Buffer.byteLength(t), 0);
     assert.ok(total < 80 * 1024, `${total} bytes of plugin output were kept`);
