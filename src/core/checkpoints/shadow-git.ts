@@ -15,6 +15,11 @@ import { runHostGit, type HostGitConfinement } from './host-git.js';
  * disarmed and confined (host-git.ts, spec 8.1).
  */
 
+/** PEPE_CHECKPOINTS=unconfined: git disarmed but not confined (where no sandbox works). */
+export function checkpointConfinement(env: NodeJS.ProcessEnv): HostGitConfinement {
+  return env.PEPE_CHECKPOINTS === 'unconfined' ? 'off' : 'sandbox';
+}
+
 export interface ShadowGitOptions {
   /** 'sandbox' (the default): git runs confined; 'off': disarmed only (PEPE_CHECKPOINTS=unconfined). */
   confinement?: HostGitConfinement;
@@ -71,7 +76,7 @@ export class ShadowGit {
       throw new CheckpointError(`the workspace ${workspace} does not exist`);
     });
     if (!(await stat(workTree)).isDirectory()) throw new CheckpointError(`the workspace ${workspace} is not a folder`);
-    const confinement = options.confinement ?? 'sandbox';
+    const confinement = options.confinement ?? checkpointConfinement(process.env);
     // The confined git cannot hide the home folder from a snapshot of a folder that holds it, and
     // such a snapshot would copy every credential there into Pepe's store: declined.
     const home = await realpath(homedir()).catch(() => homedir());
