@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { json, table } from '../format.js';
+import { visibleLine } from '../../core/permissions/display.js';
+import { skippedText } from '../../core/checkpoints/skipped.js';
 
 /**
  * `pepe checkpoints list|diff|restore` (issue 17): the snapshots taken before turns that changed
@@ -35,6 +37,9 @@ export function registerCheckpointCommands(program: Command, ctx: CliContext): v
           list.map((c) => [c.id.slice(0, 12), c.createdAt.replace('T', ' ').slice(0, 19), c.reason === 'restore' ? `before restoring ${c.restoring?.slice(0, 12) ?? '?'}` : c.reason === 'turn' ? 'before a turn' : c.reason, c.agent ?? '', c.sessionId ?? '', c.turnId ?? '']),
         ),
       );
+      // Nested repositories are left out of checkpoints (git would obey their configuration).
+      const skipped = [...new Set(list.flatMap((c) => c.skipped ?? []))];
+      if (skipped.length) ctx.out(visibleLine(`note: checkpoints ${skippedText(skipped)}; their files are not saved or restored`));
     });
 
   cmd

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CheckpointError, ShadowGit } from './shadow-git.js';
+import { CheckpointError, ShadowGit, type ShadowGitOptions } from './shadow-git.js';
 
 export { CheckpointError } from './shadow-git.js';
 
@@ -11,10 +11,16 @@ export { CheckpointError } from './shadow-git.js';
  * and when. "Restore" first checkpoints the present (so a restore can itself be undone), then
  * makes the work tree match the checkpoint: changed and deleted files come back, files created
  * since are removed; ignored files are never touched.
+ *
+ * A nested repository (a folder git would take for a repository of its own: a `.git` folder or a
+ * `.git` file naming one) is left out of the snapshot and named in the checkpoint's `skipped`:
+ * git would enter it and obey its configuration (spec 8.1). Its files are neither saved nor
+ * touched by a restore.
  */
 
 const REF = 'refs/pepe/checkpoints';
 const MARK = 'pepe-checkpoint ';
+const MAX_SKIPPED = 200;
 
 export const CheckpointMeta = z.object({
   createdAt: z.string(),
@@ -24,6 +30,8 @@ export const CheckpointMeta = z.object({
   turnId: z.string().optional(),
   /** For a "restore" checkpoint: the checkpoint restored. */
   restoring: z.string().optional(),
+  /** Nested repositories left out of this checkpoint (folders relative to the workspace, at most MAX_SKIPPED). */
+  skipped: z.array(z.string()).optional(),
 });
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 
@@ -42,8 +50,8 @@ export class Checkpoints {
   private constructor(private readonly git: ShadowGit) {}
 
   /** Checkpoints of `workspace`, kept in `<pepeHome>/checkpoints`. */
-  static async open(pepeHome: string, workspace: string): Promise<Checkpoints> {
-    return new Checkpoints(await ShadowGit.open(join(pepeHome, 'checkpoints'), workspace, pepeHome));
+  static async open(pepeHome: string, workspace: string, options: ShadowGitOptions = {}): Promise<Checkpoints> {
+    return new Checkpoints(await ShadowGit.open(join(pepeHome, 'checkpoints'), workspace, pepeHome, options));
   }
 
   get workspace(): string {
@@ -56,18 +64,45 @@ export class Checkpoints {
   }
 
   private async snapshot(meta: CheckpointMeta): Promise<Checkpoint> {
-    await this.addAll();
+    const nested = await this.addAll();
     const tree = (await this.git.run(['write-tree'])).trim();
     const parent = await this.head();
-    const message = MARK + JSON.stringify(CheckpointMeta.parse(meta));
+    const full: CheckpointMeta = { ...meta, ...(nested.length ? { skipped: nested.slice(0, MAX_SKIPPED) } : {}) };
+    const message = MARK + JSON.stringify(CheckpointMeta.parse(full));
     const id = (await this.git.run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: message })).trim();
     await this.git.run(['update-ref', REF, id, ...(parent ? [parent] : [])]);
-    return { id, tree, ...meta };
+    return { id, tree, ...full };
   }
 
-  /** The work tree into the shadow index. An unreadable file is left out (exit 1); anything worse fails the checkpoint. */
-  private async addAll(): Promise<void> {
-    await this.git.run(['add', '--all', '--ignore-errors', '--', '.'], { okExitCodes: [1] });
+  /**
+   * The work tree into the shadow index, nested repositories left out (returned). An unreadable
+   * file is left out (exit 1); anything worse fails the checkpoint.
+   */
+  private async addAll(): Promise<string[]> {
+    const nested = await this.nestedRepositories();
+    this.git.gitFolders = [join(this.workspace, '.git'), ...nested.map((n) => join(this.workspace, n, '.git'))];
+    const pathspecs = { input: '', okExitCodes: [1] };
+    if (nested.length) {
+      // A gitlink an earlier snapshot recorded there goes: the folder is not part of the checkpoint.
+      pathspecs.input = nested.map((n) => `:(top,literal)${n}`).join('\0');
+      await this.git.run(['rm', '-r', '--cached', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs);
+    }
+    pathspecs.input = ['.', ...nested.map((n) => `:(exclude,top,literal)${n}`)].join('\0');
+    await this.git.run(['add', '--all', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], pathspecs);
+    return nested;
+  }
+
+  /**
+   * Folders git takes for repositories of their own: `ls-files --others` names each as `dir/`
+   * instead of listing its files (git does not descend into them; telling one needs only reads).
+   */
+  private async nestedRepositories(): Promise<string[]> {
+    const out = await this.git.run(['ls-files', '-z', '--others', '--exclude-standard']);
+    return out
+      .split('\0')
+      .filter((p) => p.endsWith('/'))
+      .map((p) => p.slice(0, -1))
+      .sort();
   }
 
   private async head(): Promise<string | null> {
@@ -102,7 +137,7 @@ export class Checkpoints {
   /** What changed from checkpoint `ref` to the work tree now (or to checkpoint `to`). */
   async changes(ref: string, to?: string): Promise<FileChange[]> {
     const { from, target } = await this.range(ref, to);
-    const out = await this.git.run(['diff', '--name-status', '-z', '--no-renames', from, ...target]);
+    const out = await this.git.run(['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', from, ...target]);
     const parts = out.split('\0').filter(Boolean);
     const changes: FileChange[] = [];
     for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -115,7 +150,7 @@ export class Checkpoints {
   /** The unified diff from checkpoint `ref` to the work tree now (or to checkpoint `to`). */
   async diff(ref: string, to?: string, paths: string[] = []): Promise<string> {
     const { from, target } = await this.range(ref, to);
-    return this.git.run(['diff', '--no-color', '--no-renames', '--no-ext-diff', '--no-textconv', from, ...target, '--', ...paths]);
+    return this.git.run(['diff', '--no-color', '--no-renames', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', from, ...target, '--', ...paths]);
   }
 
   private async range(ref: string, to?: string): Promise<{ from: string; target: string[] }> {
@@ -134,10 +169,10 @@ export class Checkpoints {
     const restored = await this.get(ref);
     return this.git.locked(async () => {
       const saved = await this.snapshot({ createdAt: new Date().toISOString(), reason: 'restore', restoring: restored.id });
-      const out = await this.git.run(['diff', '--name-status', '-z', '--no-renames', saved.tree, restored.tree]);
+      const out = await this.git.run(['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', saved.tree, restored.tree]);
       // The index now holds `saved`; read-tree -u moves index and work tree to the checkpoint,
       // deleting what was created since and writing back what was changed or deleted.
-      await this.git.run(['read-tree', '-u', '--reset', restored.tree]);
+      await this.git.run(['read-tree', '-u', '--reset', restored.tree], { writeWorkTree: true });
       const parts = out.split('\0').filter(Boolean);
       const changes: FileChange[] = [];
       for (let i = 0; i + 1 < parts.length; i += 2) {

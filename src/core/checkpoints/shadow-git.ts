@@ -1,17 +1,29 @@
 import { createHash } from 'node:crypto';
 import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
-import { devNull } from 'node:os';
+import { devNull, homedir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { execa } from 'execa';
 import lockfile from 'proper-lockfile';
 import { PepeError } from '../errors.js';
+import { within } from '../sandbox/policy.js';
+import { runHostGit, type HostGitConfinement } from './host-git.js';
 
 /**
  * A git repository that is not the user's (issue 17): its git directory lives in Pepe's home
  * (checkpoints/<workspace hash>), its work tree is the workspace. Every call sets GIT_DIR and
  * GIT_WORK_TREE and takes nothing from the environment or from the user's git configuration, so
- * the user's own .git (its index, refs, hooks, config) is never read or written.
+ * the user's own .git (its index, refs, hooks, config) is never read or written. Every call runs
+ * disarmed and confined (host-git.ts, spec 8.1).
  */
+
+/** PEPE_CHECKPOINTS=unconfined: git disarmed but not confined (where no sandbox works). */
+export function checkpointConfinement(env: NodeJS.ProcessEnv): HostGitConfinement {
+  return env.PEPE_CHECKPOINTS === 'unconfined' ? 'off' : 'sandbox';
+}
+
+export interface ShadowGitOptions {
+  /** 'sandbox' (the default): git runs confined; 'off': disarmed only (PEPE_CHECKPOINTS=unconfined). */
+  confinement?: HostGitConfinement;
+}
 
 /** What went wrong with a checkpoint, said for a person (a wrong id is a usage mistake: exit code 2). */
 export class CheckpointError extends PepeError {
@@ -23,26 +35,6 @@ export class CheckpointError extends PepeError {
 /** Checkpoints of one workspace live under checkpoints/<this>. */
 export function workspaceKey(realWorkspace: string): string {
   return createHash('sha256').update(realWorkspace).digest('hex').slice(0, 16);
-}
-
-/** Only these reach git: nothing from the user's environment can point it elsewhere (GIT_DIR, GIT_INDEX_FILE…). */
-function gitEnv(gitDir: string, workTree: string): Record<string, string> {
-  const env: Record<string, string> = {
-    GIT_DIR: gitDir,
-    GIT_WORK_TREE: workTree,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: devNull,
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
-    GIT_AUTHOR_NAME: 'Pepe',
-    GIT_AUTHOR_EMAIL: 'checkpoints@pepe.invalid',
-    GIT_COMMITTER_NAME: 'Pepe',
-    GIT_COMMITTER_EMAIL: 'checkpoints@pepe.invalid',
-    HOME: gitDir,
-    LC_ALL: 'C',
-  };
-  for (const k of ['PATH', 'SystemRoot', 'TMPDIR', 'TEMP', 'TMP']) if (process.env[k]) env[k] = process.env[k]!;
-  return env;
 }
 
 /**
@@ -68,22 +60,33 @@ const CONFIG: Array<[string, string]> = [
 const ATTRIBUTES = '* -text -filter -ident -working-tree-encoding -eol\n';
 
 export class ShadowGit {
+  /** Git folders in the work tree (its own `.git`, nested repositories'): read-only even while a restore writes. */
+  gitFolders: string[] = [];
+
   private constructor(
     readonly gitDir: string,
     readonly workTree: string,
+    private readonly pepeHome: string,
+    readonly confinement: HostGitConfinement,
   ) {}
 
   /** The shadow repository of `workspace` under `checkpointsRoot`, created on first use. */
-  static async open(checkpointsRoot: string, workspace: string, pepeHome: string): Promise<ShadowGit> {
+  static async open(checkpointsRoot: string, workspace: string, pepeHome: string, options: ShadowGitOptions = {}): Promise<ShadowGit> {
     const workTree = await realpath(resolve(workspace)).catch(() => {
       throw new CheckpointError(`the workspace ${workspace} does not exist`);
     });
     if (!(await stat(workTree)).isDirectory()) throw new CheckpointError(`the workspace ${workspace} is not a folder`);
+    const confinement = options.confinement ?? checkpointConfinement(process.env);
+    // The confined git cannot hide the home folder from a snapshot of a folder that holds it, and
+    // such a snapshot would copy every credential there into Pepe's store: declined.
+    const home = await realpath(homedir()).catch(() => homedir());
+    if (confinement === 'sandbox' && within(home, workTree)) throw new CheckpointError(`checkpoints are not taken for ${workTree}: it holds your home folder`);
     const root = resolve(checkpointsRoot);
     await mkdir(root, { recursive: true });
     const gitDir = join(await realpath(root), workspaceKey(workTree));
-    const git = new ShadowGit(gitDir, workTree);
-    if (!(await stat(join(gitDir, 'HEAD')).then(() => true, () => false))) await git.init(await realpath(pepeHome).catch(() => resolve(pepeHome)));
+    const realHome = await realpath(pepeHome).catch(() => resolve(pepeHome));
+    const git = new ShadowGit(gitDir, workTree, realHome, confinement);
+    if (!(await stat(join(gitDir, 'HEAD')).then(() => true, () => false))) await git.init(realHome);
     return git;
   }
 
@@ -102,21 +105,21 @@ export class ShadowGit {
   }
 
   /** Runs git in the shadow repository; a non-zero exit is a CheckpointError with git's message. */
-  async run(args: string[], options: { input?: string; allowFail?: boolean; okExitCodes?: number[] } = {}): Promise<string> {
-    const r = await execa('git', args, {
-      cwd: this.workTree,
-      env: gitEnv(this.gitDir, this.workTree),
-      extendEnv: false,
-      reject: false,
-      stripFinalNewline: false,
-      maxBuffer: 256 * 1024 * 1024,
-      ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
+  async run(args: string[], options: { input?: string; allowFail?: boolean; okExitCodes?: number[]; writeWorkTree?: boolean } = {}): Promise<string> {
+    const r = await runHostGit(args, {
+      gitDir: this.gitDir,
+      workTree: this.workTree,
+      confinement: this.confinement,
+      writeWorkTree: options.writeWorkTree ?? false,
+      gitFolders: this.gitFolders,
+      pepeHome: this.pepeHome,
+      input: options.input,
     });
-    if (r.failed && !options.allowFail && !(r.exitCode !== undefined && options.okExitCodes?.includes(r.exitCode))) {
-      const why = (r as { code?: string }).code === 'ENOENT' ? 'the git program was not found (checkpoints need git)' : String(r.stderr || r.shortMessage).trim();
-      throw new CheckpointError(`git ${args[0]} failed: ${why}`);
+    if (!r.ok) throw new CheckpointError(`git ${args[0]} failed: ${r.why}`);
+    if (r.exitCode !== 0 && !options.allowFail && !options.okExitCodes?.includes(r.exitCode)) {
+      throw new CheckpointError(`git ${args[0]} failed: ${(r.stderr.trim() || `exit code ${r.exitCode}`).split('\n').slice(-3).join(' ')}`);
     }
-    return String(r.stdout);
+    return r.stdout;
   }
 
   /** One writer at a time per workspace (the CLI and the editor may both run turns). */

@@ -1,5 +1,7 @@
 import type { EventSink } from '../events.js';
 import { Checkpoints } from './checkpoints.js';
+import { checkpointConfinement } from './shadow-git.js';
+import { skippedText } from './skipped.js';
 
 export interface TurnCheckpointOptions {
   pepeHome: string;
@@ -17,7 +19,8 @@ export interface TurnCheckpointOptions {
  * function right before the turn's first call that may change files runs (after its approval),
  * so a turn that only talks or reads costs nothing. Once per turn; later calls wait for the same
  * snapshot. A checkpoint that cannot be taken (no git) does not stop the edit: the person is told
- * that this turn has no checkpoint. PEPE_CHECKPOINTS=off turns them off.
+ * that this turn has no checkpoint. PEPE_CHECKPOINTS=off turns them off. Nested repositories left
+ * out of the checkpoint are said too (their files cannot be restored from it).
  */
 export function turnCheckpointer(options: TurnCheckpointOptions): () => Promise<void> {
   let taken: Promise<void> | undefined;
@@ -25,8 +28,11 @@ export function turnCheckpointer(options: TurnCheckpointOptions): () => Promise<
     if (options.env.PEPE_CHECKPOINTS === 'off') return Promise.resolve();
     taken ??= (async () => {
       try {
-        const cp = await Checkpoints.open(options.pepeHome, options.workspace);
-        await cp.create({ reason: 'turn', agent: options.agent, sessionId: options.sessionId, turnId: options.turnId });
+        const cp = await Checkpoints.open(options.pepeHome, options.workspace, { confinement: checkpointConfinement(options.env) });
+        const made = await cp.create({ reason: 'turn', agent: options.agent, sessionId: options.sessionId, turnId: options.turnId });
+        if (made.skipped?.length) {
+          options.emit({ type: 'error', path: options.chain, recoverable: true, message: `the checkpoint before this turn ${skippedText(made.skipped)}; their files are not in it` });
+        }
       } catch (e) {
         options.emit({ type: 'error', path: options.chain, recoverable: true, message: `no checkpoint was taken before this turn's changes: ${(e as Error).message}` });
       }
