@@ -32,7 +32,7 @@ export interface GitControlScan {
   cutOff: string | null;
 }
 
-export const MAX_FOLDERS = 50_000;
+export const MAX_FOLDERS = 20_000;
 export const MAX_DEPTH = 48;
 
 /** What git reads in a git folder to decide what to run or where its configuration is. */

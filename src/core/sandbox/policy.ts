@@ -80,8 +80,10 @@ export function sandboxPolicy(input: SandboxPolicyInput): ConfinementPolicy {
   }
   // A second layer: what the host's variables name, wherever it is ($XDG_CONFIG_HOME elsewhere, $KUBECONFIG).
   for (const p of credentialPaths(input.hostEnv ?? {})) {
-    if (exists(p)) hidden.push(p);
-    if (exists(p) && real(p) !== p) hidden.push(real(p));
+    // Never a writable place itself (a variable naming the workspace must not blank it).
+    if (!exists(p) || writable.includes(real(p))) continue;
+    hidden.push(p);
+    if (real(p) !== p) hidden.push(real(p));
   }
 
   // Spec 8.1: what decides what git runs, at any depth of every writable place, stays read-only.
