@@ -34,7 +34,7 @@ export class Builtins {
   ) {
     this.memory = new BuiltinMemory(paths.agents);
     this.webSearch = new BuiltinWebSearch(() => config().web_search?.endpoint ?? DEFAULT_WEB_SEARCH_ENDPOINT);
-    this.sandbox = new BuiltinSandbox(() => config().sandbox?.wrapper, { pepeHome: paths.home });
+    this.sandbox = new BuiltinSandbox(() => config().sandbox?.wrapper, { pepeHome: paths.home, places: () => ({ readable: config().sandbox?.readable, writable: config().sandbox?.writable }) });
     this.maxOutput = () => config().sandbox?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_CHARS;
   }
   private readonly maxOutput: () => number;

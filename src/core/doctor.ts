@@ -10,7 +10,8 @@ import { crossesProjects } from './routing/route-graph.js';
 import { agentModelProblem } from './models/usable.js';
 
 export interface DoctorFinding {
-  level: 'problem' | 'warning';
+  /** `info`: said for the person to know (what a confined command can see); never unhealthy. */
+  level: 'problem' | 'warning' | 'info';
   area: 'config' | 'slot' | 'plugin' | 'route' | 'model' | 'core' | 'mcp';
   message: string;
 }
@@ -45,6 +46,11 @@ export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[],
   const reported = new Set<string>();
   for (const scope of scopes) {
     for (const s of await slots.status(scope.target)) {
+      if (s.slot === 'sandbox' && s.status === 'ok' && s.occupant === 'builtin' && s.uses?.includes('confined by') && !reported.has('sandbox-view')) {
+        // What a command can see (spec 8): said once.
+        findings.push({ level: 'info', area: 'slot', message: `sandbox: ${s.uses}` });
+        reported.add('sandbox-view');
+      }
       if (s.status === 'unconfined') {
         // The built-in sandbox without OS confinement: once, whatever the scope (spec 3.5).
         if (!reported.has('sandbox-unconfined')) findings.push({ level: 'warning', area: 'slot', message: `sandbox: unconfined, so every command is asked first: ${s.reason}` });

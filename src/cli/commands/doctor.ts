@@ -21,8 +21,10 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
       }
       const healthy = !findings.some((f) => f.level === 'problem');
       if (opts.json) ctx.out(json({ healthy, findings }));
-      else if (!findings.length) ctx.out('all good: every slot occupant can answer, every plugin loads, the config is clean');
-      else for (const f of findings) ctx.out(`${f.level === 'problem' ? 'problem' : 'warning'} [${f.area}] ${f.message}`);
+      else {
+        if (!findings.some((f) => f.level !== 'info')) ctx.out('all good: every slot occupant can answer, every plugin loads, the config is clean');
+        for (const f of findings) ctx.out(`${f.level} [${f.area}] ${f.message}`);
+      }
       process.exitCode = healthy ? 0 : 1;
     });
 }

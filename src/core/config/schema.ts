@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { AgentMcpSelection, McpServerConfig, McpServerName } from '../mcp/config.js';
 import { SLOT_NAMES } from './slot-names.js';
@@ -71,6 +72,9 @@ export const ModelConfig = z.looseObject({
 });
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
+/** A folder or file given to the sandbox: an absolute path, or one under the home folder (`~/…`). */
+const SandboxPlace = z.string().refine((p) => p === '~' || p.startsWith('~/') || isAbsolute(p), { message: 'must be an absolute path or start with ~/' });
+
 export const PepeConfig = z.looseObject({
   $schema: z.string().optional(),
   slots: SlotOverrides.optional(),
@@ -83,6 +87,10 @@ export const PepeConfig = z.looseObject({
       wrapper: z.string().min(1).optional(),
       timeout_ms: z.number().int().positive().optional(),
       max_output_bytes: z.number().int().positive().optional(),
+      /** Places commands may also read (spec 8): absolute, or under `~/`. */
+      readable: z.array(SandboxPlace).optional(),
+      /** Places commands may also write, besides the workspace. */
+      writable: z.array(SandboxPlace).optional(),
     })
     .optional(),
   web_search: z.looseObject({ endpoint: z.string().url().optional() }).optional(),

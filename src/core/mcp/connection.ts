@@ -267,7 +267,7 @@ export class McpConnection {
     mkdirSync(dataDir, { recursive: true });
     const where = `MCP server "${this.name}"`;
     const argv = [resolveRefs(this.server.command!, this.deps.env, `${where} command`), ...(this.server.args ?? []).map((a, i) => resolveRefs(a, this.deps.env, `${where} args[${i}]`))];
-    const policy = sandboxPolicy({ workspace: dataDir, pepeHome: this.deps.home, home: homedir(), network: this.server.network === true, maxProcesses: 128 });
+    const policy = sandboxPolicy({ workspace: dataDir, pepeHome: this.deps.home, home: homedir(), hostEnv: this.deps.env, network: this.server.network === true, maxProcesses: 128 });
     // The folders the person gave this server, as real paths (a link must not widen them).
     const real = (p: string) => {
       const abs = isAbsolute(p) ? p : resolve(dataDir, p);

@@ -85,7 +85,7 @@ export class CoreProcess {
       dataDir,
       env: pluginEnv(isolation.env, isolation.expose ?? []),
       launch: confinedLauncher(isolation.confiner ?? osConfiner, () =>
-        sandboxPolicy({ workspace: dataDir, pepeHome: isolation.home, home: homedir(), network: false, visible: [join(surfaceRoot, '..')], maxProcesses: 64 }),
+        sandboxPolicy({ workspace: dataDir, pepeHome: isolation.home, home: homedir(), hostEnv: process.env, network: false, visible: [join(surfaceRoot, '..')], maxProcesses: 64 }),
       ),
       onOutput: isolation.onOutput,
       // The module files travel in the init message; a big core is allowed for.

@@ -38,15 +38,15 @@ export interface PluginConfiner {
 
 /**
  * The sandbox's own policy with the plugin's data folder as the workspace: `$PEPE_HOME` and the
- * credential dotfiles hidden, everything else read-only, except the plugin file (and the packages
- * beside it) kept readable inside the hidden home.
+ * person's home folder hidden (but for the toolchains, read-only), host sockets unreachable,
+ * everything else read-only, except the plugin file (and the packages beside it) kept readable.
  */
 export function pluginPolicy(home: string, file: string, dataDir: string, network: boolean): ConfinementPolicy {
   const visible = [file];
   // Packages installed beside the plugins stay importable (docs: "resolvable from its own folder").
   const modules = join(dirname(file), 'node_modules');
   if (existsSync(modules)) visible.push(modules);
-  return sandboxPolicy({ workspace: dataDir, pepeHome: home, home: homedir(), network, visible, maxProcesses: 64 });
+  return sandboxPolicy({ workspace: dataDir, pepeHome: home, home: homedir(), hostEnv: process.env, network, visible, maxProcesses: 64 });
 }
 
 /** The OS confinement (bubblewrap on Linux, Seatbelt on macOS), with the process limit applied. */

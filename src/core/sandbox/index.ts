@@ -4,7 +4,9 @@ import type { ConfinementPolicy } from './policy.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
 export { confinementFailed, detectConfinement, resetConfinementCache, type ConfinementStatus } from './detect.js';
-export { DEFAULT_MAX_PROCESSES, SECRET_HOME_ENTRIES, sandboxPolicy, type ConfinementPolicy, type SandboxPolicyInput } from './policy.js';
+export { DEFAULT_MAX_PROCESSES, kindAt, sandboxPolicy, type ConfinementPolicy, type SandboxPolicyInput } from './policy.js';
+export { gitControlChanges, scanGitControl, type GitControlScan } from './git-control.js';
+export { expandHome, TOOLCHAIN_HOME_ENTRIES } from './home-view.js';
 export { PidsCgroup, processLimitMethod, type ProcessLimitMethod } from './process-limit.js';
 export { bubblewrapArgs, bubblewrapSetsEnv } from './bubblewrap.js';
 export { seatbeltProfile } from './seatbelt.js';

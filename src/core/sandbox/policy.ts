@@ -1,5 +1,10 @@
-import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { scanGitControl, type GitControlScan } from './git-control.js';
+import { credentialPaths, expandHome, hostSockets, TOOLCHAIN_HOME_ENTRIES } from './home-view.js';
+import { within } from './paths.js';
+
+export { within } from './paths.js';
 
 /**
  * What a confined command may touch (spec 3.5). Every path is absolute. Later, deeper entries win
@@ -23,98 +28,6 @@ export interface ConfinementPolicy {
 
 export const DEFAULT_MAX_PROCESSES = 512;
 
-/**
- * Dotfiles and folders under $HOME that hold credentials, tokens, keys, cookies or command
- * histories: hidden. Every other dotfile stays visible but read-only (tools read their settings).
- */
-export const SECRET_HOME_ENTRIES: readonly string[] = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.kube',
-  '.docker',
-  '.oci',
-  '.netrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.git-credentials',
-  '.pgpass',
-  '.my.cnf',
-  '.vault-token',
-  '.password-store',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.gem/credentials',
-  '.m2/settings.xml',
-  '.m2/settings-security.xml',
-  '.gradle/gradle.properties',
-  '.terraform.d/credentials.tfrc.json',
-  '.huggingface',
-  '.cache/huggingface/token',
-  '.config/gh',
-  '.config/hub',
-  '.config/gcloud',
-  '.config/doctl',
-  '.config/op',
-  '.config/pip',
-  '.pip',
-  '.config/git/credentials',
-  '.config/rclone',
-  '.config/Code',
-  '.config/Code - Insiders',
-  '.config/VSCodium',
-  '.config/google-chrome',
-  '.config/chromium',
-  '.config/BraveSoftware',
-  '.mozilla',
-  '.thunderbird',
-  '.local/share/keyrings',
-  '.pki',
-  '.bash_history',
-  '.zsh_history',
-  '.sh_history',
-  '.histfile',
-  '.python_history',
-  '.node_repl_history',
-  '.psql_history',
-  '.mysql_history',
-  '.sqlite_history',
-  '.lesshst',
-  '.viminfo',
-  '.local/share/fish/fish_history',
-  // Shell start-up files often export keys; a command run with `bash -c` never reads them.
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.config/fish/fish_variables',
-  // Other tools' tokens.
-  '.config/github-copilot',
-  '.claude',
-  '.claude.json',
-  '.codex',
-  '.gemini',
-  '.config/stripe',
-  '.config/containers/auth.json',
-  '.terraformrc',
-  '.s3cfg',
-  '.boto',
-  '.config/configstore',
-  '.pulumi',
-  '.fly',
-  '.config/ngrok',
-  '.config/helm',
-  '.minikube',
-  '.local/share/atuin',
-  '.vscode-server',
-];
-
 export interface SandboxPolicyInput {
   /** The writable root: the workspace (or the agent's home). */
   workspace: string;
@@ -122,57 +35,62 @@ export interface SandboxPolicyInput {
   cwd?: string;
   /** $PEPE_HOME: hidden (config with api_key_env names, approvals, plugins). */
   pepeHome?: string;
-  /** The user's home folder, whose secret-bearing dotfiles are hidden and the rest read-only. */
+  /** The person's home folder: hidden, except the toolchains (TOOLCHAIN_HOME_ENTRIES), read-only. */
   home?: string;
   network: boolean;
   /** Files the command needs to see even inside hidden places (the sandbox wrapper program). */
   visible?: string[];
+  /** What the person added (`sandbox.readable`, `sandbox.writable`); `~` is expanded. */
+  readable?: string[];
+  writable?: string[];
+  /** The host's environment, for the places its variables name ($XDG_CONFIG_HOME, $KUBECONFIG, …). */
+  hostEnv?: NodeJS.ProcessEnv;
+  /** The git control scan of the writable places, when the caller already made it. */
+  gitScan?: GitControlScan;
+  /** Where the host's unix sockets are (default: /proc/net/unix); for tests. */
+  sockets?: string[];
   maxProcesses?: number;
 }
 
-/** The built-in sandbox's policy for one command (spec 3.5). Only existing paths are listed. */
+/** The built-in sandbox's policy for one command (spec 3.5, 8, 8.1). Only existing paths are listed. */
 export function sandboxPolicy(input: SandboxPolicyInput): ConfinementPolicy {
   const workspace = real(input.workspace);
-  const writable = [workspace];
+  const home = input.home && isAbsolute(input.home) ? input.home : undefined;
+  const extraWritable = (input.writable ?? []).map((p) => expandHome(p, home)).filter((p) => isAbsolute(p) && existsSync(p));
+  const extraReadable = (input.readable ?? []).map((p) => expandHome(p, home)).filter((p) => isAbsolute(p) && existsSync(p));
+  const writable = [workspace, ...extraWritable.map(real)];
   const readOnly: string[] = [];
   const hidden: string[] = [];
 
-  // Git runs what .git/config and .git/hooks say the next time the person commits on the host:
-  // a command must not plant that. A missing hooks folder is hidden (an empty read-only folder).
-  const git = join(workspace, '.git');
-  if (isDir(git)) {
-    for (const repo of [git, ...subdirs(join(git, 'modules'))]) {
-      if (existsSync(join(repo, 'config'))) readOnly.push(join(repo, 'config'));
-      if (existsSync(join(repo, 'hooks'))) readOnly.push(real(join(repo, 'hooks')));
-      else hidden.push(join(repo, 'hooks'));
+  // Spec 8: the home folder is hidden whole; only toolchains show through, read-only.
+  if (home && existsSync(home)) {
+    const homeReal = real(home);
+    const allowed = TOOLCHAIN_HOME_ENTRIES.map((e) => join(homeReal, e)).filter(exists);
+    if (writable.some((w) => within(homeReal, w))) {
+      // The workspace is the home folder (or holds it): every dotfile but the toolchains is hidden.
+      for (const name of safeReaddir(homeReal)) if (name.startsWith('.') && !TOOLCHAIN_HOME_ENTRIES.includes(name)) hidden.push(join(homeReal, name));
+    } else {
+      hidden.push(homeReal);
+      if (homeReal !== resolve(home)) hidden.push(resolve(home));
     }
-    // `core.hooksPath = .husky` and the like: hooks kept in the working tree.
-    const hooksPath = /^\s*hookspath\s*=\s*(.+?)\s*$/im.exec(readText(join(git, 'config')))?.[1]?.replace(/^"(.*)"$/, '$1');
-    if (hooksPath && !hooksPath.startsWith('~')) {
-      const dir = resolve(workspace, hooksPath);
-      if (existsSync(dir)) readOnly.push(real(dir));
-    }
+    readOnly.push(...allowed);
+    // Pepe's own runtime (a Node or editor installed under the home folder) runs plugins and MCP servers.
+    const runtime = dirname(real(process.execPath));
+    if (within(runtime, homeReal)) readOnly.push(runtime);
+  }
+  // A second layer: what the host's variables name, wherever it is ($XDG_CONFIG_HOME elsewhere, $KUBECONFIG).
+  for (const p of credentialPaths(input.hostEnv ?? {})) {
+    // Never a writable place itself (a variable naming the workspace must not blank it).
+    if (!exists(p) || writable.includes(real(p))) continue;
+    hidden.push(p);
+    if (real(p) !== p) hidden.push(real(p));
   }
 
-  if (input.home && isAbsolute(input.home) && existsSync(input.home)) {
-    const home = real(input.home);
-    for (const entry of SECRET_HOME_ENTRIES) {
-      const p = join(home, entry);
-      if (exists(p)) {
-        hidden.push(p);
-        // A link (~/.ssh → elsewhere) is hidden where it points too.
-        const r = real(p);
-        if (r !== p) hidden.push(r);
-      }
-    }
-    // A workspace that contains the home folder would make every dotfile writable: keep them read-only.
-    if (writable.some((w) => within(home, w))) {
-      for (const name of safeReaddir(home)) {
-        const p = join(home, name);
-        if (name.startsWith('.') && !hidden.includes(p)) readOnly.push(p);
-      }
-    }
-  }
+  // Spec 8.1: what decides what git runs, at any depth of every writable place, stays read-only.
+  const given = input.gitScan;
+  const scan = given && given.roots.length === writable.length && given.roots.every((r, i) => r === writable[i]) ? given : scanGitControl(writable);
+  readOnly.push(...scan.control.filter((p) => writable.some((w) => within(p, w))));
+  hidden.push(...scan.missingHooks.filter((p) => writable.some((w) => within(dirname(p), w)) && isDir(dirname(p))));
 
   if (input.pepeHome) {
     const ph = resolve(input.pepeHome);
@@ -185,12 +103,26 @@ export function sandboxPolicy(input: SandboxPolicyInput): ConfinementPolicy {
     }
   }
 
+  // What the person named is shown, over the hidden home (deeper rules win).
+  readOnly.push(...extraReadable);
   for (const v of input.visible ?? []) if (existsSync(v)) readOnly.push(real(v));
+
+  // Every unix socket a command could reach (a read-only mount does not stop a connection) is
+  // covered, unless the person named it.
+  const named = new Set([...extraReadable, ...extraWritable].map(real));
+  const sofar = { cwd: workspace, writable, readOnly, hidden, network: input.network };
+  for (const sock of [...(input.sockets ?? hostSockets()), ...scan.sockets]) {
+    if (!isAbsolute(sock) || named.has(sock) || !isSocket(sock) || PRIVATE_PLACES.some((d) => within(sock, d))) continue;
+    if (kindAt(sofar, sock) !== 'hidden') hidden.push(sock);
+  }
 
   const cwd = real(input.cwd ?? workspace);
   const protectedPaths = [...readOnly, ...hidden];
   return { cwd, writable: unique([...writable, ...pins(writable, protectedPaths)]), readOnly: unique(readOnly), hidden: unique(hidden), network: input.network, maxProcesses: input.maxProcesses ?? DEFAULT_MAX_PROCESSES };
 }
+
+/** Places every backend gives the command empty (bubblewrap: its own /tmp, /run): no host socket there. */
+const PRIVATE_PLACES = process.platform === 'linux' ? ['/tmp', '/run', '/var/run', '/dev'] : [];
 
 /**
  * Every existing folder between a writable root and a protected path inside it, bound onto
@@ -219,13 +151,6 @@ export function orderedMounts(policy: ConfinementPolicy): { path: string; kind: 
     ...policy.hidden.map((path) => ({ path: resolve(path), kind: 'hidden' as const })),
   ];
   return all.sort((a, b) => depth(a.path) - depth(b.path) || rank[a.kind] - rank[b.kind] || a.path.localeCompare(b.path));
-}
-
-/** True when `path` is `root` or inside it. */
-export function within(path: string, root: string): boolean {
-  const p = resolve(path);
-  const r = resolve(root);
-  return p === r || p.startsWith(r.endsWith(sep) ? r : r + sep);
 }
 
 function depth(p: string): number {
@@ -259,17 +184,11 @@ function isDir(p: string): boolean {
   }
 }
 
-function subdirs(p: string): string[] {
-  return safeReaddir(p)
-    .map((n) => join(p, n))
-    .filter(isDir);
-}
-
-function readText(p: string): string {
+function isSocket(p: string): boolean {
   try {
-    return readFileSync(p, 'utf8');
+    return lstatSync(p).isSocket();
   } catch {
-    return '';
+    return false;
   }
 }
 
@@ -283,4 +202,11 @@ function safeReaddir(p: string): string[] {
 
 function unique(list: string[]): string[] {
   return [...new Set(list)];
+}
+
+/** What a policy makes of `path`: the deepest rule holding it wins (unlisted: read-only, the root filesystem). */
+export function kindAt(policy: ConfinementPolicy, path: string): MountKind {
+  let kind: MountKind = 'readOnly';
+  for (const m of orderedMounts(policy)) if (within(path, m.path)) kind = m.kind;
+  return kind;
 }

@@ -1,4 +1,5 @@
 import type { PepeConfig } from '../config/schema.js';
+import { sandboxViewSummary } from '../sandbox/home-view.js';
 import { MEMORY_FILES } from './builtin/memory.js';
 import { DEFAULT_WEB_SEARCH_ENDPOINT } from './builtin/web-search.js';
 import type { SlotName } from './names.js';
@@ -18,7 +19,7 @@ export function builtinUses(slot: SlotName, config: PepeConfig, confinement?: { 
     case 'sandbox':
       if (!confinement) return config.sandbox?.wrapper ? `commands run through the wrapper ${config.sandbox.wrapper}` : 'commands run in the workspace';
       {
-        const how = confinement.confined ? `confined by ${confinement.backend ?? 'the OS'}` : 'unconfined';
+        const how = confinement.confined ? `confined by ${confinement.backend ?? 'the OS'} (${sandboxViewSummary(config.sandbox)})` : 'unconfined';
         return config.sandbox?.wrapper ? `commands run through the wrapper ${config.sandbox.wrapper}, ${how}` : `commands ${how}`;
       }
     case 'model_select':

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { expandHome, gitControlChanges, scanGitControl } from '../sandbox/index.js';
 import { commandSearchPath, scrubEnv } from '../secrets/scrub.js';
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../slots/builtin/sandbox.js';
 import { SandboxRefusedError } from '../slots/slot-service.js';
@@ -23,9 +26,15 @@ async function runInSandbox(ctx: ToolContext, program: string, argv: string[], c
   const env = scrubEnv(ctx.env, ctx.config);
   const path = commandSearchPath(env.PATH, ctx.workspace);
   if (path !== undefined) env.PATH = path;
+  // Spec 8.1: what decides what git runs, before and after, so a repository the command created or
+  // a control file it changed is said (to the model and the person) and taints the run.
+  const home = ctx.env.HOME;
+  const roots = [ctx.workspace, ...(ctx.config.sandbox?.writable ?? []).map((p) => expandHome(p, home)).filter((p) => isAbsolute(p) && existsSync(p))];
+  const before = scanGitControl(roots);
   const opts = {
     cwd: dir,
     workspace: ctx.workspace,
+    gitScan: before,
     env,
     timeoutMs: Math.min(timeoutMs ?? ctx.config.sandbox?.timeout_ms ?? DEFAULT_SANDBOX_TIMEOUT_MS, MAX_TIMEOUT_MS),
     signal: ctx.signal,
@@ -34,7 +43,10 @@ async function runInSandbox(ctx: ToolContext, program: string, argv: string[], c
   };
   try {
     const { result } = await ctx.slots.sandboxRun(ctx.agent, program, argv, opts, slotEvents(ctx));
-    return { content: `exit status ${result.exitStatus}\n${result.output}`, isError: result.exitStatus !== 0 };
+    const changes = gitControlChanges(before, scanGitControl(roots));
+    for (const line of changes) ctx.markOutsideContent(`${program}: ${line}`);
+    const notice = changes.map((line) => `\n[pepe: ${line}]`).join('');
+    return { content: `exit status ${result.exitStatus}\n${result.output}${notice}`, isError: result.exitStatus !== 0 };
   } catch (e) {
     // The slot service told the surface; the model gets the refusal.
     if (e instanceof SandboxRefusedError) return { content: `refused: ${e.message}`, isError: true };

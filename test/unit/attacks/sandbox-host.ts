@@ -5,7 +5,9 @@
  * results as one JSON line. Run as: node --import tsx sandbox-host.ts '<json>' --secret=<value>
  */
 import { allowListEnv } from '../../../src/core/secrets/scrub.js';
-import { BuiltinSandbox, type SandboxRunResult } from '../../../src/core/slots/builtin/sandbox.js';
+import { BuiltinSandbox, type SandboxRunOptions, type SandboxRunResult } from '../../../src/core/slots/builtin/sandbox.js';
+import { bash } from '../../../src/core/tools/shell.js';
+import type { ToolContext } from '../../../src/core/tools/tool.js';
 
 interface HostRequest {
   mode: 'confined' | 'unconfined';
@@ -14,6 +16,11 @@ interface HostRequest {
   pepeHome: string;
   home: string;
   maxProcesses?: number;
+  /** `sandbox.readable` / `sandbox.writable`, as in config.json. */
+  readable?: string[];
+  writable?: string[];
+  /** Run through the bash tool (its git report and taint), not the sandbox alone. */
+  viaTool?: boolean;
   runs: { command: string; network?: boolean; timeoutMs?: number }[];
 }
 
@@ -25,11 +32,31 @@ const sandbox = new BuiltinSandbox(() => undefined, {
   pepeHome: request.pepeHome,
   home: request.home,
   maxProcesses: request.maxProcesses,
+  places: () => ({ readable: request.readable, writable: request.writable }),
   detect: request.mode === 'unconfined' ? async () => ({ confined: false, reason: 'control run: a plain child process' }) : undefined,
 });
 
-const results: (SandboxRunResult & { status: unknown })[] = [];
+const results: (SandboxRunResult & { status: unknown; taints?: string[] })[] = [];
 for (const run of request.runs) {
+  if (request.viaTool) {
+    // The bash tool as the runtime calls it, with the slot service reduced to the built-in sandbox.
+    const taints: string[] = [];
+    const ctx = {
+      agent: 'attacker',
+      chain: ['attacker'],
+      workspace: request.workspace,
+      config: { sandbox: { readable: request.readable, writable: request.writable } },
+      env: { ...process.env, HOME: request.home },
+      signal: new AbortController().signal,
+      emit: () => undefined,
+      markOutsideContent: (source: string) => void taints.push(source),
+      facts: { cwd: request.cwd ?? request.workspace },
+      slots: { sandboxRun: async (_agent: string | null, program: string, argv: string[], opts: SandboxRunOptions) => ({ result: await sandbox.run(program, argv, opts) }) },
+    } as unknown as ToolContext;
+    const out = await bash.execute({ command: run.command }, ctx);
+    results.push({ output: out.content, exitStatus: out.isError ? 1 : 0, timedOut: false, cancelled: false, status: await sandbox.status(), taints });
+    continue;
+  }
   const r = await sandbox.run('bash', ['-c', run.command], {
     cwd: request.cwd ?? request.workspace,
     workspace: request.workspace,

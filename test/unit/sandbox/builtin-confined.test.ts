@@ -128,4 +128,14 @@ describe('the sandbox row says unconfined (slot list, doctor)', () => {
     const pepe = await home.pepe();
     assert.equal((await pepe.slotList()).find((r) => r.slot === 'sandbox')!.status, 'ok');
   });
+
+  it('confined: slot list, the Slots view and doctor say what a command can see, with what the person added', async () => {
+    const slots = new SlotService({ config: () => ({ sandbox: { readable: ['~/notes'], writable: ['/srv/out'] } }), registry: (await home.pepe()).registry, log: (await home.pepe()).log, sandboxStatus: async () => ({ confined: true, backend: 'bubblewrap' }) });
+    const row = (await slots.status()).find((r) => r.slot === 'sandbox')!;
+    assert.match(row.uses ?? '', /confined by bubblewrap \(home hidden except toolchains .*~\/.gitconfig, read-only, and ~\/notes; writable: the workspace, \/srv\/out; host sockets unreachable\)/);
+    const findings = await runDoctor({ exists: true, raw: {}, config: { agents: { a: {} } }, unknown: [], setAside: [] } as never, [], slots, {});
+    const info = findings.filter((f) => f.level === 'info');
+    assert.equal(info.length, 1, 'said once, whatever the scope');
+    assert.match(info[0]!.message, /^sandbox: commands confined by bubblewrap \(home hidden except/);
+  });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bubblewrapArgs, confinedCommand, sandboxPolicy, type ConfinementPolicy } from '../../../src/core/sandbox/index.js';
-import { orderedMounts } from '../../../src/core/sandbox/policy.js';
+import { kindAt, orderedMounts } from '../../../src/core/sandbox/policy.js';
 
 describe('confinement policy (spec 3.5)', () => {
   let root: string;
@@ -25,15 +25,60 @@ describe('confinement policy (spec 3.5)', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('the workspace is the one writable place; .git/config and .git/hooks stay read-only; secrets in HOME and $PEPE_HOME are hidden', () => {
-    const p = sandboxPolicy({ workspace: ws, pepeHome, home, network: false });
+  it('the workspace is the one writable place; .git/config and .git/hooks stay read-only; the home folder and $PEPE_HOME are hidden, toolchains shown read-only', () => {
+    const p = sandboxPolicy({ workspace: ws, pepeHome, home, network: false, sockets: [] });
     // .git is bound onto itself (a mount point cannot be renamed away): still writable.
     assert.deepEqual(p.writable, [ws, join(ws, '.git')]);
-    assert.deepEqual(p.readOnly.sort(), [join(ws, '.git', 'config'), join(ws, '.git', 'hooks')].sort());
-    assert.deepEqual(p.hidden.sort(), [join(home, '.config', 'gh'), join(home, '.netrc'), join(home, '.ssh'), pepeHome].sort());
+    assert.deepEqual(p.readOnly.sort(), [join(home, '.gitconfig'), join(ws, '.git', 'config'), join(ws, '.git', 'hooks')].sort());
+    assert.deepEqual(p.hidden.sort(), [home, pepeHome].sort());
+    assert.equal(kindAt(p, join(home, '.ssh', 'id_ed25519')), 'hidden');
+    assert.equal(kindAt(p, join(home, '.config', 'gh', 'hosts.yml')), 'hidden');
+    assert.equal(kindAt(p, join(home, '.gitconfig')), 'readOnly');
     assert.equal(p.network, false);
     assert.equal(p.cwd, ws);
     assert.ok(p.maxProcesses && p.maxProcesses > 0);
+  });
+
+  it('what the person adds (sandbox.readable, sandbox.writable, with ~) shows through the hidden home; missing places are skipped', () => {
+    mkdirSync(join(home, 'notes'));
+    mkdirSync(join(home, 'out'));
+    const p = sandboxPolicy({ workspace: ws, home, network: false, readable: ['~/notes', '~/absent'], writable: [join(home, 'out')], sockets: [] });
+    assert.equal(kindAt(p, join(home, 'notes', 'a.txt')), 'readOnly');
+    assert.equal(kindAt(p, join(home, 'out', 'b.txt')), 'writable');
+    assert.equal(kindAt(p, join(home, 'absent')), 'hidden');
+    assert.equal(kindAt(p, join(home, '.netrc')), 'hidden');
+  });
+
+  it('places the host variables name are hidden wherever they are ($XDG_CONFIG_HOME, each file in $KUBECONFIG)', () => {
+    mkdirSync(join(root, 'xdg'));
+    writeFileSync(join(root, 'kube.conf'), 'k');
+    const p = sandboxPolicy({ workspace: ws, home, network: false, hostEnv: { XDG_CONFIG_HOME: join(root, 'xdg'), KUBECONFIG: `${join(root, 'kube.conf')}:relative.conf`, SSH_AUTH_SOCK: '/' }, sockets: [] });
+    assert.equal(kindAt(p, join(root, 'xdg', 'gh', 'hosts.yml')), 'hidden');
+    assert.equal(kindAt(p, join(root, 'kube.conf')), 'hidden');
+    assert.ok(!p.hidden.includes('/'), 'never the root itself');
+  });
+
+  it('a host socket a command could reach is covered, unless the person named it; one already hidden is left alone', async () => {
+    const { createServer } = await import('node:net');
+    // Outside /tmp, which a confined command has a private copy of (no host socket there).
+    const scratch = join(import.meta.dirname, '../../../.test-tmp');
+    mkdirSync(scratch, { recursive: true });
+    const place = mkdtempSync(join(scratch, 'sockets-'));
+    const servers = [join(place, 'daemon.sock'), join(home, 'agent.sock'), join(place, 'named.sock')].map((path) => {
+      const s = createServer();
+      s.listen(path);
+      return { s, path };
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      const p = sandboxPolicy({ workspace: ws, home, network: false, readable: [join(place, 'named.sock')], sockets: servers.map((x) => x.path).concat(['relative.sock', join(place, 'not-a-socket')]) });
+      assert.ok(p.hidden.includes(join(place, 'daemon.sock')));
+      assert.ok(!p.hidden.includes(join(home, 'agent.sock')), 'under the hidden home already');
+      assert.ok(!p.hidden.includes(join(place, 'named.sock')), 'named by the person');
+    } finally {
+      for (const x of servers) x.s.close();
+      rmSync(place, { recursive: true, force: true });
+    }
   });
 
   it('hooks kept in the working tree (core.hooksPath) and in submodules stay read-only too', () => {
@@ -52,21 +97,24 @@ describe('confinement policy (spec 3.5)', () => {
     assert.ok(p.hidden.includes(join(ws, '.git', 'hooks')));
   });
 
-  it('a workspace that is the home folder keeps every dotfile read-only and $PEPE_HOME hidden', () => {
-    const p = sandboxPolicy({ workspace: home, pepeHome, home, network: false });
-    assert.ok(p.readOnly.includes(join(home, '.gitconfig')));
-    assert.ok(p.hidden.includes(pepeHome));
-    assert.ok(!p.readOnly.includes(join(home, '.ssh')), 'a hidden entry is not also read-only');
+  it('a workspace that is the home folder hides every dotfile but the toolchains, and $PEPE_HOME', () => {
+    mkdirSync(join(home, '.nvm'));
+    const p = sandboxPolicy({ workspace: home, pepeHome, home, network: false, sockets: [] });
+    assert.equal(kindAt(p, join(home, '.gitconfig')), 'readOnly');
+    assert.equal(kindAt(p, join(home, '.nvm', 'x')), 'readOnly');
+    assert.equal(kindAt(p, join(home, '.ssh', 'id_rsa')), 'hidden');
+    assert.equal(kindAt(p, pepeHome), 'hidden');
+    assert.equal(kindAt(p, join(home, 'project', 'a.ts')), 'writable');
     const order = orderedMounts(p).map((m) => `${m.kind}:${m.path}`);
     assert.ok(order.indexOf(`writable:${home}`) < order.indexOf(`hidden:${pepeHome}`), 'the deeper rule comes later and wins');
   });
 
-  it('a secret folder reached through a link is hidden at both ends', () => {
-    const real = join(root, 'elsewhere-aws');
-    mkdirSync(real);
-    symlinkSync(real, join(home, '.aws'));
-    const p = sandboxPolicy({ workspace: ws, home, network: false });
-    assert.ok(p.hidden.includes(join(home, '.aws')) && p.hidden.includes(real));
+  it('a home folder reached through a link is hidden at both ends', () => {
+    const realHome = join(root, 'real-home');
+    mkdirSync(realHome);
+    symlinkSync(realHome, join(root, 'home-link'));
+    const p = sandboxPolicy({ workspace: ws, home: join(root, 'home-link'), network: false, sockets: [] });
+    assert.ok(p.hidden.includes(join(root, 'home-link')) && p.hidden.includes(realHome));
   });
 
   it('at the same path the more restrictive rule wins (applied last)', () => {
@@ -75,14 +123,14 @@ describe('confinement policy (spec 3.5)', () => {
   });
 
   it('bubblewrap: namespaces, no capabilities, network only when allowed, everything dies with it', () => {
-    const p = sandboxPolicy({ workspace: ws, pepeHome, home, network: false });
+    const p = sandboxPolicy({ workspace: ws, pepeHome, home, network: false, sockets: [] });
     const args = bubblewrapArgs(p, ['true']);
     for (const flag of ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-net', '--die-with-parent', '--new-session', '--disable-userns']) assert.ok(args.includes(flag), flag);
     assert.equal(args[args.indexOf('--cap-drop') + 1], 'ALL');
     assert.deepEqual(args.slice(args.indexOf('--ro-bind'), args.indexOf('--ro-bind') + 3), ['--ro-bind', '/', '/']);
     assert.ok(args.join(' ').includes(`--bind ${ws} ${ws}`));
-    assert.ok(args.join(' ').includes(`--ro-bind /dev/null ${join(home, '.netrc')}`));
-    assert.ok(args.join(' ').includes(`--tmpfs ${pepeHome}`) && args.join(' ').includes(`--remount-ro ${pepeHome}`));
+    assert.ok(args.join(' ').includes(`--tmpfs ${home}`) && args.join(' ').includes(`--remount-ro ${home}`));
+    assert.ok(args.join(' ').includes(`--ro-bind ${join(home, '.gitconfig')} ${join(home, '.gitconfig')}`));
     assert.deepEqual(args.slice(-4), ['--chdir', ws, '--', 'true']);
     assert.ok(!bubblewrapArgs({ ...p, network: true }, ['true']).includes('--unshare-net'));
   });

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { execa } from 'execa';
-import { bubblewrapSetsEnv, confinedCommand, confinementFailed, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus } from '../../sandbox/index.js';
+import { bubblewrapSetsEnv, confinedCommand, confinementFailed, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { OutputCap } from './output-cap.js';
 
@@ -21,6 +21,8 @@ export interface SandboxRunOptions {
   maxOutputChars?: number;
   /** Run with the network (only for a call the person approved with its "network" risk shown). */
   network?: boolean;
+  /** The git control scan the caller made just before (spec 8.1); made again when absent. */
+  gitScan?: GitControlScan;
 }
 
 export interface SandboxRunResult extends SandboxResult {
@@ -31,8 +33,12 @@ export interface SandboxRunResult extends SandboxResult {
 export interface BuiltinSandboxOptions {
   /** $PEPE_HOME: hidden from every command. */
   pepeHome?: string;
-  /** The user's home folder (default: the OS's): secret dotfiles hidden, the rest read-only. */
+  /** The person's home folder (default: the OS's): hidden, except the toolchains, read-only (spec 8). */
   home?: string;
+  /** What the person added: `sandbox.readable` and `sandbox.writable` (read on every command). */
+  places?: () => { readable?: string[]; writable?: string[] };
+  /** The host's environment, for the places its variables name (default: this process's). */
+  hostEnv?: NodeJS.ProcessEnv;
   /** How to find out whether commands can be confined (default: probe the OS once). */
   detect?: () => Promise<ConfinementStatus>;
   maxProcesses?: number;
@@ -79,6 +85,9 @@ export class BuiltinSandbox {
       home: this.options.home ?? homedir(),
       network: opts.network === true,
       visible: wrapper && isAbsolute(wrapper) ? [wrapper] : [],
+      ...this.options.places?.(),
+      hostEnv: this.options.hostEnv ?? process.env,
+      gitScan: opts.gitScan,
       maxProcesses: this.options.maxProcesses,
     });
     // Inside: set the process limit, join stderr to stdout (two pipes cannot keep the order in
