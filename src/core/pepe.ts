@@ -16,7 +16,7 @@ import { pepePaths, resolveHome, type PepePaths } from './paths.js';
 import { installPlugin, removePlugin } from './plugins/install.js';
 import { PluginRegistry, type InProcessPlugin, type PluginInfo } from './plugins/registry.js';
 import type { CreateProviderOptions } from './models/factory.js';
-import { PendingApprovals, type ApprovedCall, type Prompter } from './permissions/index.js';
+import { PendingApprovals, widenEntries, type ApprovedCall, type Prompter } from './permissions/index.js';
 import type { ToolOutcome } from './tools/tool.js';
 import type { RunTurnOptions, TurnResult } from './events.js';
 import { AgentRuntime } from './runtime/agent-runtime.js';
@@ -310,7 +310,8 @@ export class Pepe {
       const current = cfg.auto_approve;
       if (current === '*') return;
       const list = Array.isArray(current) ? (current as string[]) : [];
-      if (!list.includes(tool)) cfg.auto_approve = [...list, tool];
+      // A scoped entry widens the tool's existing one (bash:network, then bash:write → bash:network+write).
+      cfg.auto_approve = widenEntries(list, tool);
     });
   }
 

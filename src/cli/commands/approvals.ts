@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { inertJson, visibleLine } from '../../core/permissions/display.js';
+import { describeGrant, riskKindsOf, scopedEntry } from '../../core/permissions/grant-scope.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';
 
@@ -32,8 +33,30 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
       ctx.out(`approved ${a.id} (${a.agent}: ${visibleLine(a.tool)}); ${how}:`);
       // The result is model-influenced text: shown inert, never as terminal control sequences.
       ctx.out(outcome.content.split('\n').map((l) => `  ${visibleLine(l)}`).join('\n'));
+      if (opts.always) {
+        const entry = scopedEntry(a.tool, riskKindsOf(a.riskHints), a.programs);
+        ctx.out(`auto_approve of ${a.agent} now holds ${visibleLine(entry)} (merged into the tool's entry if it had one), which allows ${visibleLine(describeGrant(entry))}`);
+      }
       if (a.sessionId) ctx.out(`${a.agent} is told at its next turn in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})`);
       if (outcome.ran && outcome.isError) process.exitCode = 1;
+    });
+
+  approvals
+    .command('grants')
+    .description("what each agent's saved approvals (auto_approve) allow without asking, one line per entry")
+    .argument('[agent]', 'only this agent')
+    .option('--json', 'machine-readable output')
+    .action(async (agent: string | undefined, opts: { json?: boolean }) => {
+      const pepe = await ctx.pepe();
+      const rows: { agent: string; entry: string; covers: string }[] = [];
+      for (const [name, cfg] of Object.entries(pepe.config.agents ?? {})) {
+        if (agent !== undefined && name !== agent) continue;
+        const list = cfg.auto_approve === undefined ? [] : cfg.auto_approve === '*' ? ['*'] : cfg.auto_approve;
+        for (const entry of list) rows.push({ agent: name, entry, covers: describeGrant(entry) });
+      }
+      if (opts.json) return ctx.out(inertJson(json(rows)));
+      if (!rows.length) return ctx.out(agent === undefined ? 'no saved approvals' : `no saved approvals for ${visibleLine(agent)}`);
+      ctx.out(table(['AGENT', 'ENTRY', 'ALLOWS'], rows.map((r) => [visibleLine(r.agent), visibleLine(r.entry), visibleLine(r.covers)])));
     });
 
   approvals

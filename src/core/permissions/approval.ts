@@ -48,7 +48,15 @@ export type AskReason =
   /** The call writes into Pepe's home (configuration, plugins, approvals): always asked, no grant covers it. */
   | { kind: 'pepe_home'; paths: string[] }
   /** An outbound channel (web_search) after the run took in outside content or read outside the workspace. */
-  | { kind: 'outbound_after_outside'; sources: string[] };
+  | { kind: 'outbound_after_outside'; sources: string[] }
+  /** A file tool changes a file that decides what git, the editor, a shell or npm runs later; `hints` say which and the exact change. */
+  | { kind: 'changes_what_runs'; hints: RiskHint[] }
+  /**
+   * Grants scoped to risks cannot cover this call (it runs a program through an option, a hook or
+   * a variable, or changes what runs later): only this exact call, or (when `anyArguments`) the
+   * tool with any arguments.
+   */
+  | { kind: 'narrow_grants'; anyArguments: boolean };
 
 export interface ApprovalRequest {
   /** 8 hex characters; also the pending approval's id when the call gets parked. */
@@ -67,6 +75,13 @@ export interface ApprovalRequest {
   programs?: string[];
   /** Grants other than "once" cannot cover this call (a write into Pepe's home): only offer allow_once and deny. */
   onceOnly?: boolean;
+  /**
+   * Which grants can cover this call at all: 'exact' (a change to a file that decides what runs
+   * later: once, or this exact call for the session) or 'exact_or_any' (a program run through an
+   * option, hook or variable: also the tool with any arguments). Absent: every grant. A wider
+   * answer is recorded as the narrowest grant that applies, and the outcome says so.
+   */
+  narrowest?: 'exact' | 'exact_or_any';
   /** What will happen, for a person (for bash: the command line and the working directory). */
   summary: string;
   why: AskReason[];

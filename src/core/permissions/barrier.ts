@@ -5,7 +5,9 @@ import type { PendingApprovals } from './pending.js';
 import { loadShellGrammar } from './bash-grammar.js';
 import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 import { visible } from './display.js';
-import { entryCovers, programsCovered, riskKindsOf, scopedEntry } from './grant-scope.js';
+import { controlFileHints } from './control-files.js';
+import { entryCovers, riskKindsOf, scopeCovers, scopedEntry } from './grant-scope.js';
+import { anyArgumentsMayCover, scopedGrantMayCover } from './risk-kinds.js';
 import { repositoryConfigRisk } from './git-config.js';
 import { secretFilesOf, shellReachesOutside } from './secret-files.js';
 import { classifyToolCall, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
@@ -133,6 +135,10 @@ export class PermissionBarrier {
     }
     // write_file writes whatever its paths say; without resolved facts, its own argument says where.
     if (tool === 'write_file' && !paths.some((p) => p.access === 'write')) hints.push({ kind: 'write', fragment: visible(String((args as { path?: unknown } | null)?.path ?? '')) });
+    // A write to a file that decides what runs later (control-files.ts): named by the path, and by
+    // what the tool found in the change itself (a package.json's lifecycle scripts).
+    const control = cls.kind === 'shell' ? [] : controlFileHints(tool, args, paths);
+    hints.push(...control);
     if (outbound) hints.push({ kind: 'network', fragment: 'web_search', detail: 'sends a query out after this run took in outside content or read secrets' });
     const risks = riskKindsOf(hints);
     // What a grant given on this call covers besides its risks: the programs it runs by name.
@@ -144,20 +150,21 @@ export class PermissionBarrier {
     // Harmless means nothing at all: no hint from the command, none from where it runs.
     const riskFreeShell = cls.kind === 'shell' && hints.length === 0 && !unconfined;
     const onceOnly = pepeHome.length > 0;
+    const narrowest = !anyArgumentsMayCover(risks) ? 'exact' : !scopedGrantMayCover(risks) ? 'exact_or_any' : undefined;
 
     if (!onceOnly) {
       if (riskFreeShell && person && !tainted) return { allowed: true, by: 'free', risks };
-      if (this.grants.isBypassed(agent) && !tainted) return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
+      if (this.grants.isBypassed(agent) && !tainted && narrowest !== 'exact') return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
       const entry = autoApproveEntry(call.agentConfig, tool, risks, programs);
       if (entry !== null && !tainted) return this.decided(call, chain, { allowed: true, by: 'auto_approve', entry, risks });
       // A person saw and allowed exactly these arguments this session; outside content changes
       // nothing about what they run, so the exact grant stands (the wider ones do not).
       if (this.grants.hasExact(agent, tool, args)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'exact', risks });
       const task = (call.run.taskGrants ?? []).find(
-        (g) => g.agent === agent && g.tool === tool && risks.every((r) => g.risks.includes(r)) && programsCovered(g.programs ? new Set(g.programs) : new Set(), risks, programs) && (!tainted || g.givenWhileTainted),
+        (g) => g.agent === agent && g.tool === tool && scopeCovers({ risks: new Set(g.risks), programs: new Set(g.programs ?? []) }, risks, programs) && (!tainted || g.givenWhileTainted),
       );
       if (task) return this.decided(call, chain, { allowed: true, by: 'task_grant', risks });
-      if (!tainted && this.grants.hasAny(agent, tool)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'any', risks });
+      if (!tainted && narrowest !== 'exact' && this.grants.hasAny(agent, tool)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'any', risks });
       if (!tainted && this.grants.coversRisks(agent, tool, risks, programs)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'risks', risks });
     }
 
@@ -167,6 +174,8 @@ export class PermissionBarrier {
     if (outside.length > 0) why.push({ kind: 'outside_workspace', paths: outside.map((p) => p.real) });
     if (outbound) why.push({ kind: 'outbound_after_outside', sources: [...call.run.outsideContentSources, ...(call.run.readOutsideWorkspace ? ['files read outside the workspace'] : []), ...(call.run.secretFiles ?? []).map((f) => `${f}, which looks like it holds secrets`)] });
     if (verdict.hints.length > 0) why.push({ kind: 'risk_hints', count: verdict.hints.length });
+    if (control.length > 0) why.push({ kind: 'changes_what_runs', hints: control });
+    if (narrowest && !onceOnly) why.push({ kind: 'narrow_grants', anyArguments: narrowest === 'exact_or_any' });
     if (unconfined) why.push({ kind: 'unconfined', reason: unconfined.reason ?? 'the sandbox is not confining commands' });
     if (tainted) {
       const withdrew: Withdrawn[] = [];
@@ -188,6 +197,7 @@ export class PermissionBarrier {
       risks,
       ...(programs.length ? { programs } : {}),
       ...(onceOnly ? { onceOnly: true } : {}),
+      ...(narrowest && !onceOnly ? { narrowest } : {}),
       summary: summarizeCall(agent, tool, args, call.cwd, paths, call.facts?.notes),
       why,
       whyText: describeReasons(tool, why, verdict.hints),
@@ -250,6 +260,11 @@ export class PermissionBarrier {
     const outcome = { allowed: true as const, by: 'user' as const, decision: decision as AllowDecision, requestId: request.id, risks };
     // A write into Pepe's home is allowed once at most: no grant of any kind is recorded for it.
     if (request.onceOnly) return this.decided(call, request.chain, { ...outcome, decision: { kind: 'allow_once' } }, request.id, decision);
+    const narrowed = narrowDecision(decision, request.narrowest);
+    if (narrowed) {
+      this.grants.grantExact(agent, tool, args);
+      return this.decided(call, request.chain, { ...outcome, warning: narrowed }, request.id, decision);
+    }
     let persist: string | null = null;
     switch (decision.kind) {
       case 'allow_task':
@@ -390,6 +405,19 @@ export class PermissionBarrier {
   private newId(): string {
     return this.options.newId?.() ?? randomBytes(4).toString('hex');
   }
+}
+
+/**
+ * A wider answer than the call allows (spec 5.2): "always, these risks" for a call that runs a
+ * program through an option covers only that exact call. Null when the answer stands as given.
+ */
+function narrowDecision(decision: AllowDecision, narrowest: ApprovalRequest['narrowest']): string | null {
+  if (!narrowest || decision.kind === 'allow_once' || decision.kind === 'allow_session' || decision.kind === 'bypass_session') return null;
+  const anyOk = narrowest === 'exact_or_any' && (decision.kind === 'allow_session_any' || decision.kind === 'always_any');
+  if (anyOk) return null;
+  return narrowest === 'exact'
+    ? 'allowed for this exact call only (for the rest of the session): it changes a file that decides what runs later, and no wider grant covers that'
+    : 'allowed for this exact call only (for the rest of the session): it runs a program through an option, a hook or a variable, which no grant for "calls with these risks" covers; answer "any arguments" to stop being asked about this tool';
 }
 
 /** Whether the agent's `auto_approve` covers a call of `tool` carrying `risks` ("*", a bare name, or a scoped entry). */

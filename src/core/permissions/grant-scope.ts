@@ -1,4 +1,4 @@
-import { RISK_KINDS, type RiskKind } from './risk.js';
+import { anyArgumentsMayCover, RISK_KINDS, RISK_LABELS, scopedGrantMayCover, type RiskKind } from './risk-kinds.js';
 
 /**
  * A grant is scoped to what the person saw (spec 5.2): the tool and the risks shown with the call.
@@ -6,6 +6,9 @@ import { RISK_KINDS, type RiskKind } from './risk.js';
  * session grant or an agent's `auto_approve`. It covers a later call of that tool whose risks are
  * all among those: a grant given for `network` does not cover a delete. A bare tool name (`bash`)
  * keeps its old meaning, every call of the tool; only an explicit "any arguments" choice writes one.
+ * No scoped entry covers `code` or `environment` (a program chosen by an option, a hook or a
+ * variable), and nothing but an exact-call grant covers `control_file` (risk-kinds.ts). "Always"
+ * twice for one tool widens one entry (widenEntries) instead of piling up entries.
  */
 
 export interface GrantScope {
@@ -54,11 +57,78 @@ export function parseEntry(entry: string): GrantScope {
 
 /** Does this entry cover a call of `tool` carrying `risks` and running `programs`? */
 export function entryCovers(entry: string, tool: string, risks: readonly RiskKind[], programs: readonly string[] = []): boolean {
+  if (!anyArgumentsMayCover(risks)) return false;
   if (entry === '*') return true;
   const scope = parseEntry(entry);
   if (scope.tool !== tool) return false;
   if (scope.risks === null) return true;
-  return risks.every((r) => scope.risks!.has(r)) && programsCovered(scope.programs, risks, programs);
+  return scopeCovers(scope, risks, programs);
+}
+
+/** A scoped grant (risks, programs) and a call: all its risks granted, none of them beyond a scoped grant's reach. */
+export function scopeCovers(scope: { risks: ReadonlySet<RiskKind> | null; programs: ReadonlySet<string> | null }, risks: readonly RiskKind[], programs: readonly string[]): boolean {
+  if (scope.risks === null) return anyArgumentsMayCover(risks);
+  return scopedGrantMayCover(risks) && risks.every((r) => scope.risks!.has(r)) && programsCovered(scope.programs, risks, programs);
+}
+
+/**
+ * Two scopes of one tool made one (spec 5.2): the risks of both, and the programs of both. An
+ * entry written before program lists existed (`bash:unknown_command`, any program) is not merged:
+ * widening it would widen what it already let through.
+ */
+export function mergeScopes(a: GrantScope, b: GrantScope): GrantScope | null {
+  if (a.tool !== b.tool || a.risks === null || b.risks === null) return null;
+  const legacy = (s: GrantScope) => s.programs === null && s.risks!.has('unknown_command');
+  if (legacy(a) || legacy(b)) return null;
+  const names = new Set([...(a.programs ?? []), ...(b.programs ?? [])]);
+  if (names.size > 1) names.delete(NO_PROGRAM);
+  const risks = new Set([...a.risks, ...b.risks]);
+  return { tool: a.tool, risks, programs: risks.has('unknown_command') ? names : null };
+}
+
+/** The entry for a scope, as `scopedEntry` writes it. */
+export function entryOf(scope: GrantScope): string {
+  if (scope.risks === null) return scope.tool;
+  const programs = [...(scope.programs ?? [])].filter((p) => p !== NO_PROGRAM);
+  return scopedEntry(scope.tool, scope.risks, programs);
+}
+
+/**
+ * An `auto_approve` list with `entry` added: a scoped entry widens the tool's existing scoped
+ * entry (the first one that can be merged) instead of standing next to it, so "always" for
+ * {network} and then for {write} is one entry `bash:network+write`. Bare names, "*" and entries
+ * that are not risk lists are kept as written; nothing already there is lost.
+ */
+export function widenEntries(list: readonly string[], entry: string): string[] {
+  if (list.includes(entry)) return [...list];
+  const add = parseEntry(entry);
+  if (add.risks === null) return [...list, entry];
+  const at = list.findIndex((e) => e !== '*' && mergeScopes(parseEntry(e), add) !== null);
+  if (at === -1) return [...list, entry];
+  const merged = entryOf(mergeScopes(parseEntry(list[at]!), add)!);
+  return list.map((e, i) => (i === at ? merged : e)).filter((e, i) => i === at || e !== merged);
+}
+
+/** What an `auto_approve` entry (or a session grant of that shape) covers, in one line for a person. */
+export function describeGrant(entry: string): string {
+  if (entry === '*') return 'every call of every tool (except never-run commands, writes into Pepe\'s home and files that change what runs later)';
+  const scope = parseEntry(entry);
+  const tool = scope.tool;
+  if (scope.risks === null) return `every call of ${tool}, with any arguments (except changes to files that decide what runs later)`;
+  if (scope.risks.size === 0) return `${tool} calls that carry no risk at all`;
+  const kinds = [...scope.risks].sort();
+  const coverable = kinds.filter((k) => scopedGrantMayCover([k]));
+  const ignored = kinds.length > coverable.length ? ` (its ${kinds.filter((k) => !coverable.includes(k)).join(', ')} part never applies: a grant scoped to risks never covers that)` : '';
+  if (coverable.length === 0) return `${tool} calls that carry no risk at all${ignored}`;
+  const words = coverable.map((k) => (k === 'unknown_command' ? describePrograms(scope.programs) : RISK_LABELS[k]));
+  return `${tool} calls whose only risks are: ${words.join('; or ')}${ignored}. A call that also runs a program through an option, a hook or a variable is asked`;
+}
+
+function describePrograms(programs: ReadonlySet<string> | null): string {
+  if (programs === null) return 'running a program the barrier cannot judge (any program: an entry from before program lists)';
+  const names = [...programs].filter((p) => p !== NO_PROGRAM);
+  if (names.length === 0) return 'running a program the barrier cannot judge (no program: this part matches nothing)';
+  return `running ${names.join(', ')} (programs the barrier cannot judge, by name, with plain words and no options)`;
 }
 
 /** An unknown program is covered only by name (when the grant lists names). */

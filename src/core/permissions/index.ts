@@ -5,7 +5,7 @@ export { PENDING_TTL_MS, PendingApprovals, type ApprovedCall, type ApprovalStatu
 export { RISK_KINDS, RISK_LABELS, classifyShell, classifyScript, classifyToolCall, scriptRiskHints, shellRiskHints, toolRiskHints, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
 export { loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
 export { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
-export { bareEntries, entryCovers, parseEntry, riskKindsOf, scopedEntry } from './grant-scope.js';
+export { bareEntries, describeGrant, entryCovers, parseEntry, riskKindsOf, scopedEntry, widenEntries } from './grant-scope.js';
 export { ansiCQuote, displayCommand, hasHiddenCharacters, visible, visibleJson, visibleLine } from './display.js';
 export { markOutsideContent, newRunState, type RunPermissionState, type TaskGrant } from './run-state.js';
 export { SessionGrants, canonicalJson } from './session-grants.js';

@@ -19,6 +19,8 @@ export const RISK_KINDS = [
   'outside_workspace',
   'unknown_command',
   'unclear',
+  'code',
+  'control_file',
 ] as const;
 export type RiskKind = (typeof RISK_KINDS)[number];
 
@@ -45,4 +47,25 @@ export const RISK_LABELS: Readonly<Record<RiskKind, string>> = {
   outside_workspace: 'touches files outside the workspace',
   unknown_command: 'runs a program, or uses an option, the barrier does not know to be harmless',
   unclear: 'cannot be read with certainty (expansions, syntax or redirections the barrier does not allow unasked)',
+  code: 'runs a program, loads code or configuration, or points the program at another repository or configuration (through an option, a hook or a variable)',
+  control_file: 'changes what git, your editor, your shell or npm runs later (git control files, editor tasks and settings, shell start-up files, package hooks)',
 };
+
+/**
+ * Risks no grant scoped to risks covers (spec 5.2): a person who allowed "calls that use the
+ * network" did not allow a program chosen by an option or a hook. Only a grant for exactly that
+ * call, or for the tool with any arguments, covers them.
+ */
+export const EXACT_OR_ANY_RISKS: ReadonlySet<RiskKind> = new Set<RiskKind>(['code', 'environment']);
+
+/**
+ * Risks only a grant for exactly that call covers: not "any arguments", not "*", not the bypass.
+ * A change to a file that decides what runs outside the sandbox later is shown and judged each time.
+ */
+export const EXACT_ONLY_RISKS: ReadonlySet<RiskKind> = new Set<RiskKind>(['control_file']);
+
+/** Whether a grant scoped to risks (`bash:network`, "this task", "this session, these risks") may cover a call with `risks`. */
+export const scopedGrantMayCover = (risks: readonly RiskKind[]): boolean => !risks.some((r) => EXACT_OR_ANY_RISKS.has(r) || EXACT_ONLY_RISKS.has(r));
+
+/** Whether a grant for the tool with any arguments (a bare name, "*", the bypass) may cover a call with `risks`. */
+export const anyArgumentsMayCover = (risks: readonly RiskKind[]): boolean => !risks.some((r) => EXACT_ONLY_RISKS.has(r));

@@ -1,4 +1,4 @@
-import { programsCovered } from './grant-scope.js';
+import { mergeScopes, scopeCovers, type GrantScope } from './grant-scope.js';
 import type { RiskKind } from './risk.js';
 
 /**
@@ -9,7 +9,8 @@ import type { RiskKind } from './risk.js';
 export class SessionGrants {
   private readonly exact = new Set<string>();
   private readonly anyArgs = new Set<string>();
-  private readonly scoped = new Map<string, { risks: Set<RiskKind>; programs: Set<string> }[]>();
+  /** One scope per agent and tool: a second grant widens it (mergeScopes). */
+  private readonly scoped = new Map<string, GrantScope>();
   private readonly bypassed = new Set<string>();
 
   /** Same tool, same arguments. */
@@ -25,9 +26,9 @@ export class SessionGrants {
   /** Same tool, any call whose risks are among those shown (an unknown program: by name). */
   grantRisks(agent: string, tool: string, risks: readonly RiskKind[], programs: readonly string[] = []): void {
     const key = toolKey(agent, tool);
-    const list = this.scoped.get(key) ?? [];
-    list.push({ risks: new Set(risks), programs: new Set(programs) });
-    this.scoped.set(key, list);
+    const add: GrantScope = { tool, risks: new Set(risks), programs: new Set(programs) };
+    const had = this.scoped.get(key);
+    this.scoped.set(key, (had && mergeScopes(had, add)) ?? add);
   }
 
   /** The person chose to stop being asked about this agent's calls for the rest of the session. */
@@ -44,7 +45,13 @@ export class SessionGrants {
   }
 
   coversRisks(agent: string, tool: string, risks: readonly RiskKind[], programs: readonly string[] = []): boolean {
-    return (this.scoped.get(toolKey(agent, tool)) ?? []).some((g) => risks.every((r) => g.risks.has(r)) && programsCovered(g.programs, risks, programs));
+    const scope = this.scoped.get(toolKey(agent, tool));
+    return scope !== undefined && scopeCovers(scope, risks, programs);
+  }
+
+  /** The one scope granted for this agent's tool this session, if any (for showing what it covers). */
+  scopeOf(agent: string, tool: string): GrantScope | undefined {
+    return this.scoped.get(toolKey(agent, tool));
   }
 
   isBypassed(agent: string): boolean {

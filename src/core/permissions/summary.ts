@@ -86,6 +86,12 @@ export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[
         parts.push(`outside content entered this turn (${r.sources.map(visible).join(', ') || 'unknown source'}), which withdrew ${what.join(' and ')}`);
         break;
       }
+      case 'changes_what_runs':
+        parts.push(`it ${r.hints.map((h) => `changes ${visible(h.fragment)}${h.detail ? ` (${visible(h.detail)})` : ''}`).join('; ')}`);
+        break;
+      case 'narrow_grants':
+        parts.push(r.anyArguments ? 'no grant for "calls with these risks" covers this call: only this exact call, or the tool with any arguments' : 'no grant covers this call but one for exactly this call, since it changes what runs later');
+        break;
       case 'shell_without_person':
         parts.push('shell commands run unasked only while a person is present');
         break;
