@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
-import type { BarrierOutcome, PermissionBarrier, RiskKind, RunPermissionState } from '../permissions/index.js';
+import { markOutsideContent, type BarrierOutcome, type PermissionBarrier, type RiskKind, type RunPermissionState } from '../permissions/index.js';
 import { classifyTool } from '../permissions/tool-classes.js';
 import { restrictedRefusal } from '../tools/restricted.js';
 import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
@@ -25,6 +25,8 @@ export interface InvokeEnv {
   barrier: PermissionBarrier;
   run: RunPermissionState;
   sandbox: () => Promise<SandboxConfinement>;
+  /** Called after every call, whatever its end: the runtime keeps the run's taint in its conversation. */
+  afterCall?: () => void;
 }
 
 export interface ToolCallRequest {
@@ -65,6 +67,17 @@ export interface InvokeOptions {
 const fail = (stage: InvokeStage, content: string, extra: Partial<InvokeResult> = {}): InvokeResult => ({ content, isError: true, untrusted: false, stage, ...extra });
 
 export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions = {}): Promise<InvokeResult> {
+  try {
+    const r = await invokeOnce(tools, call, env, options);
+    // A result marked untrusted is outside content even if its tool forgot to say so (spec 5.3).
+    if (r.untrusted && !env.run.tookInOutsideContent) markOutsideContent(env.run, call.name);
+    return r;
+  } finally {
+    env.afterCall?.();
+  }
+}
+
+async function invokeOnce(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions): Promise<InvokeResult> {
   const tool = tools.get(call.name);
   if (!tool) return fail('unknown_tool', `unknown tool "${call.name}"; the tools available are: ${[...tools.keys()].join(', ') || 'none'}`);
   // Restricted Mode: refused before anything is resolved or asked (no prompt, no terminal).
