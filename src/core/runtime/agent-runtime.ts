@@ -29,7 +29,7 @@ import { invokeTool, type InvokeEnv, type ToolCallRequest } from './invoke-tool.
 import { ConversationTaintKeeper } from './conversation-taint.js';
 import { LruMap } from './lru-map.js';
 import { onePromptAtATime } from './one-prompt.js';
-import { isWithin, promptTimeout, switchNotice } from './turn-helpers.js';
+import { promptTimeout, switchNotice } from './turn-helpers.js';
 import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import type { UsageLedger } from './usage.js';
@@ -194,18 +194,17 @@ export class AgentRuntime {
    */
   async runApprovedNow(call: ApprovedCall): Promise<ToolOutcome & { ran: boolean }> {
     if (!call.sessionId) throw new UsageError(`the parked call ${call.id} has no session to run in`);
-    // Where it was parked, not wherever this host happens to run (`pepe approvals approve` from any directory).
-    const workspace = isWithin(this.deps.workspace, call.cwd) ? this.deps.workspace : call.cwd;
-    const { replay } = await this.prepare({ agent: call.agent, text: '', sessionId: call.sessionId, personPresent: false }, { replayOnly: true, workspace });
+    // Where it was parked, never wherever this host happens to run (`pepe approvals approve` from any directory).
+    const { replay } = await this.prepare({ agent: call.agent, text: '', sessionId: call.sessionId, personPresent: false }, { replayOnly: true });
     const result = await replay(call);
     this.deps.sessions.appendState(call.agent, call.sessionId, `${RAN_SCOPE_PREFIX}${call.id}`, toldRan(call, result));
     return result;
   }
 
   /** With `replayOnly`, only what a parked call's replay needs (no follow-up is taken). */
-  private async prepare(opts: RunTurnOptions, prep: { replayOnly: true; workspace?: string }): Promise<{ replay: Replay }>;
-  private async prepare(opts: RunTurnOptions, prep?: { workspace?: string }): Promise<PreparedTurn>;
-  private async prepare(opts: RunTurnOptions, prep: { replayOnly?: boolean; workspace?: string } = {}): Promise<PreparedTurn | { replay: Replay }> {
+  private async prepare(opts: RunTurnOptions, prep: { replayOnly: true }): Promise<{ replay: Replay }>;
+  private async prepare(opts: RunTurnOptions): Promise<PreparedTurn>;
+  private async prepare(opts: RunTurnOptions, prep: { replayOnly?: boolean } = {}): Promise<PreparedTurn | { replay: Replay }> {
     const { sessions } = this.deps;
     const config = this.deps.config();
     const agentConfig = config.agents?.[opts.agent];
@@ -244,7 +243,7 @@ export class AgentRuntime {
       agentConfig: this.deps.mcp ? this.deps.mcp.preApproved(agentConfig, mcp.tools) : agentConfig,
       chain,
       sessionId: id,
-      workspace: prep.workspace ?? this.deps.workspace,
+      workspace: this.deps.workspace,
       config,
       env: this.deps.env,
       paths: this.deps.paths,
@@ -260,7 +259,7 @@ export class AgentRuntime {
       outsideContent: () => (run.tookInOutsideContent ? run.outsideContentSources : []),
       workspaceTrusted: this.deps.trusted(),
       ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
-      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace: prep.workspace ?? this.deps.workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
+      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace: this.deps.workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
     const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent), afterCall: () => taint.save() };
@@ -269,8 +268,15 @@ export class AgentRuntime {
     // only where they were approved.
     const visible = new Map(agentTools.map((t) => [t.name, t]));
     const replay: Replay = async (parked) => {
-      const approved = { cwd: parked.cwd, ...(parked.facts ? { facts: parked.facts } : {}), risks: (parked.riskHints ?? []).map((h) => h.kind) };
-      const r = await invokeTool(visible, { id: parked.toolCallId ?? parked.id, name: parked.tool, arguments: parked.args }, invokeEnv, { approved });
+      // Spec 5.4: in the workspace it was parked in (its writable root), judged again there.
+      const workspace = parked.workspace ?? parked.cwd;
+      const context: ToolContext = workspace === toolContext.workspace ? toolContext : {
+        ...toolContext,
+        workspace,
+        beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
+      };
+      const approved = { id: parked.id, cwd: parked.cwd, ...(parked.facts ? { facts: parked.facts } : {}), risks: (parked.riskHints ?? []).map((h) => h.kind), programs: parked.programs ?? [] };
+      const r = await invokeTool(visible, { id: parked.toolCallId ?? parked.id, name: parked.tool, arguments: parked.args }, { ...invokeEnv, context }, { approved });
       return { ...r, ran: r.stage === 'ran' };
     };
     if (prep.replayOnly) return { replay };
