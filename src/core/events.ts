@@ -26,6 +26,11 @@ export type TurnEvent = { path: string[] } & (
   | { type: 'slot_fallback'; slot: string; occupant: string; reason: string; detail: string; outcome: 'builtin' | 'refused' | 'error' }
   | { type: 'route_call'; phase: 'start' | 'end'; id: string; from: string; to: string; chain: string[]; result?: string; isError?: boolean }
   | { type: 'compaction'; before: number; after: number; by: string }
+  /**
+   * The conversation holds outside content (spec 5.3): pre-approvals are paused until the person
+   * trusts it again. Sent after turn_start when it already did, and whenever a new source comes in.
+   */
+  | { type: 'taint'; sources: string[] }
   /** From an agent core's pipeline (spec 7): progress, notices, soft slot failures, restricted mode. */
   | { type: 'core'; event: CoreEvent }
   | { type: 'model_fallback'; from: string; to: string | null; error: string }
@@ -49,7 +54,10 @@ export interface TurnResult {
   error?: string;
   /** Set when the agent (or the user) asked to hand the conversation to another agent (spec 6.3). */
   switchTo?: string;
-  /** True when outside content entered this run (spec 5.3); a routed caller inherits the taint. */
+  /**
+   * True when the conversation holds outside content (spec 5.3): taken in by this run or an
+   * earlier turn of its session and not trusted again since; a routed or core caller inherits it.
+   */
   tookInOutsideContent: boolean;
   messages: Message[];
 }

@@ -156,6 +156,15 @@ export class Pepe {
     return this.runtime.runTurn(opts);
   }
 
+  /**
+   * The person's "I have read it; trust this conversation again" (spec 5.3): clears the outside
+   * content a session holds, so pre-approvals apply again from its next turn. Only surfaces call
+   * this, on an explicit action of the person; no tool reaches it.
+   */
+  trustSession(agent: string, sessionId: string): { agent: string; sessionId: string; wasTainted: boolean } {
+    return { agent, sessionId, wasTainted: this.sessions.trust(agent, sessionId) };
+  }
+
   get config(): PepeConfig {
     return this.snapshot.config;
   }

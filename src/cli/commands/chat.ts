@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage, UsageError } from '../../core/errors.js';
+import { visibleLine } from '../../core/permissions/display.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { explicitModel } from './run.js';
 
-const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /exit; Ctrl+C stops a running turn';
+const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /trust (trust this conversation again after outside content), /exit; Ctrl+C stops a running turn';
+
+/** Shown in the prompt while the conversation holds outside content (pre-approvals paused). */
+export const TAINT_MARK = ' [outside content: asks first; /trust]';
 
 export function registerChatCommand(program: Command, ctx: CliContext): void {
   program
@@ -28,6 +32,8 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
       let agent = canonical;
       let sessionId = opts.session;
+      // Outside content in this conversation (spec 5.3): shown in the prompt until the person types /trust.
+      let tainted = sessionId ? (pepe.sessions.load(agent, sessionId).taint?.sources.length ?? 0) > 0 : false;
       let turn: AbortController | null = null;
       // Ctrl+C during a turn cancels the turn; at the prompt it ends the chat.
       rl.on('SIGINT', () => {
@@ -49,7 +55,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       };
       ctx.out(`chatting with ${agent}. ${HELP}`);
       for (;;) {
-        process.stdout.write(`${agent}> `);
+        process.stdout.write(`${agent}${tainted ? TAINT_MARK : ''}> `);
         const next = await lines.next();
         if (next.done) break;
         if (!next.value.trim()) continue;
@@ -57,7 +63,15 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
         if (input.kind === 'exit') break;
         if (input.kind === 'new') {
           sessionId = undefined;
+          tainted = false;
           ctx.out('(new session)');
+          continue;
+        }
+        if (input.kind === 'trust') {
+          // Only the person, typing it here, clears the taint: the model has no way to.
+          const had = sessionId ? pepe.trustSession(agent, sessionId).wasTainted : false;
+          tainted = false;
+          ctx.out(had ? '(trusted again: pre-approved calls run without asking from the next turn)' : '(nothing to trust: this conversation has taken in no outside content)');
           continue;
         }
         if (input.kind === 'agent_usage') {
@@ -73,6 +87,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           else {
             agent = target;
             sessionId = undefined;
+            tainted = false;
             ctx.out(`(now talking with ${agent}, new session)`);
           }
           continue;
@@ -80,8 +95,16 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
         const text = input.text.trim();
         turn = new AbortController();
         try {
-          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent: (e) => renderer.handle(e), personPresent: person, metadata: { channel: 'cli-chat' } });
+          const onEvent = (e: Parameters<typeof renderer.handle>[0]) => {
+            renderer.handle(e);
+            if (e.type === 'taint' && e.path.length === 1 && !tainted) {
+              tainted = true;
+              process.stderr.write(`  ⚠ this conversation took in outside content (${e.sources.map(visibleLine).join(', ')}): pre-approved calls ask first until you type /trust\n`);
+            }
+          };
+          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent, personPresent: person, metadata: { channel: 'cli-chat' } });
           sessionId = result.sessionId;
+          tainted = result.tookInOutsideContent;
           if (result.status === 'cancelled') ctx.out('(stopped)');
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           if (result.switchTo) {
@@ -91,6 +114,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
             if (next.agent) {
               agent = next.agent;
               sessionId = undefined;
+              tainted = false;
               ctx.out(`(the conversation is handed to ${agent}; new session)`);
             } else ctx.out(`(${next.notice})`);
           }

@@ -45,6 +45,13 @@ export interface ToolCallCheck {
   facts?: import('../tools/tool.js').ToolFacts;
   /** Whether the sandbox confines commands now; unconfined means every command is asked (spec 3.5). */
   sandbox?: { confined: boolean; reason?: string };
+  /** The workspace the call runs against (its writable root), recorded with a parked call (spec 5.4). */
+  workspace?: string;
+  /**
+   * The replay of a parked call a person approved: judged again now, it runs only if it still
+   * carries no risk and no program beyond those they were shown; anything new is asked again.
+   */
+  approved?: { id: string; risks: readonly RiskKind[]; programs: readonly string[] };
 }
 
 export interface BarrierOptions {
@@ -144,6 +151,11 @@ export class PermissionBarrier {
     // What a grant given on this call covers besides its risks: the programs it runs by name.
     const programs = [...new Set(verdict.programs ?? [])].sort();
 
+    // spec 5.4: a parked call's approval covers what the person saw, judged on what is there now.
+    const { approved } = call;
+    if (approved && risks.every((r) => approved.risks.includes(r)) && programs.every((p) => approved.programs.includes(p))) {
+      return this.decided(call, chain, { allowed: true, by: 'user', decision: { kind: 'allow_once' }, requestId: approved.id, risks });
+    }
     const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
     if (freeTool) return { allowed: true, by: 'free', risks };
     const unconfined = (cls.kind === 'shell' && call.sandbox?.confined === false) ? call.sandbox : null;
@@ -214,7 +226,7 @@ export class PermissionBarrier {
 
   /** Spec 5.4: with nobody to ask, only pre-approved calls run; the rest wait for a person. */
   private async refuseWithoutPerson(call: ToolCallCheck, request: ApprovalRequest): Promise<BarrierOutcome> {
-    const parked = await this.park(request, 'no_person', call.facts);
+    const parked = await this.park(request, 'no_person', call.facts, call.workspace);
     const head = `Not run: nobody is present to approve ${request.tool} and it is not pre-approved for ${request.agent} (${NOT_THE_USER}).`;
     return this.decided(call, request.chain, {
       allowed: false,
@@ -235,7 +247,7 @@ export class PermissionBarrier {
       }
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e instanceof PromptTimeout);
       const what = timedOut ? `the approval prompt timed out (${errorMessage(e)})` : `the approval prompt failed (${errorMessage(e)})`;
-      const parked = await this.park(request, 'prompt_failed', call.facts);
+      const parked = await this.park(request, 'prompt_failed', call.facts, call.workspace);
       return this.decided(
         call,
         request.chain,
@@ -348,7 +360,7 @@ export class PermissionBarrier {
   }
 
   // `facts` are kept with the parked call: its replay runs only if they still hold (tool invoker).
-  private async park(request: ApprovalRequest, because: 'no_person' | 'prompt_failed', facts?: ToolCallCheck['facts']): Promise<{ id?: string; note: string }> {
+  private async park(request: ApprovalRequest, because: 'no_person' | 'prompt_failed', facts?: ToolCallCheck['facts'], workspace?: string): Promise<{ id?: string; note: string }> {
     const pending = this.options.pending;
     if (!pending) return { note: '' };
     try {
@@ -359,6 +371,7 @@ export class PermissionBarrier {
         tool: request.tool,
         args: request.args,
         cwd: request.cwd,
+        ...(workspace !== undefined ? { workspace } : {}),
         parkedBecause: because,
         summary: request.summary,
         why: request.whyText,

@@ -7,7 +7,7 @@ export { loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
 export { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 export { bareEntries, describeGrant, entryCovers, parseEntry, riskKindsOf, scopedEntry, widenEntries } from './grant-scope.js';
 export { ansiCQuote, displayCommand, hasHiddenCharacters, visible, visibleJson, visibleLine } from './display.js';
-export { markOutsideContent, newRunState, type RunPermissionState, type TaskGrant } from './run-state.js';
+export { joinTaint, markOutsideContent, newRunState, taintAdded, type ConversationTaint, type RunPermissionState, type TaskGrant } from './run-state.js';
 export { SessionGrants, canonicalJson } from './session-grants.js';
 export { describeReasons, summarizeCall } from './summary.js';
 export { ALWAYS_GATED_TOOLS, FREE_TOOLS, OUTSIDE_CONTENT_TOOLS, SHELL_TOOLS, classifyTool, type ToolClass } from './tool-classes.js';

@@ -32,6 +32,7 @@ const StoredApproval = z.looseObject({
   tool: z.string(),
   args: z.unknown(),
   cwd: z.string(),
+  workspace: z.string().optional(),
   sessionId: z.string().optional(),
   toolCallId: z.string().optional(),
   createdAt: z.string(),
@@ -63,6 +64,11 @@ export interface ParkedCall {
   tool: string;
   args: unknown;
   cwd: string;
+  /**
+   * The workspace the call was made in: its relative paths' root and its command's writable root.
+   * A replay runs there, wherever it was approved from (absent in older records: `cwd` is used).
+   */
+  workspace?: string;
   sessionId?: string;
   toolCallId?: string;
   createdAt: string;

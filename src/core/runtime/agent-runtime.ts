@@ -26,9 +26,10 @@ import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';
 import { carriedFrom, followUpMessage, RAN_SCOPE_PREFIX, toldRan, type FollowUpItem } from './follow-up.js';
 import { invokeTool, type InvokeEnv, type ToolCallRequest } from './invoke-tool.js';
+import { ConversationTaintKeeper } from './conversation-taint.js';
 import { LruMap } from './lru-map.js';
 import { onePromptAtATime } from './one-prompt.js';
-import { isWithin, promptTimeout, switchNotice } from './turn-helpers.js';
+import { promptTimeout, switchNotice } from './turn-helpers.js';
 import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import type { UsageLedger } from './usage.js';
@@ -87,6 +88,8 @@ interface PreparedTurn {
   persist: (m: Message) => void;
   personPresent: boolean;
   run: RunPermissionState;
+  /** Writes the run's taint into its session as it changes (the conversation keeps it). */
+  taint: ConversationTaintKeeper;
   barrier: PermissionBarrier;
   tools: Tool<any>[];
   toolContext: ToolContext;
@@ -169,6 +172,7 @@ export class AgentRuntime {
       models = opts.model ? [modelRef(turn.config, opts.model)] : await this.chainFor(turn);
     } finally {
       turn.emit({ type: 'turn_start', path: turn.chain, agent: opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, model: models[0]?.id ?? null });
+      if (turn.run.tookInOutsideContent) turn.emit({ type: 'taint', path: turn.chain, sources: [...turn.run.outsideContentSources] });
       if (turn.followUp) turn.emit({ type: 'approval_followup', path: turn.chain, items: turn.followUp });
       for (const message of turn.notices) turn.emit({ type: 'error', path: turn.chain, message, recoverable: true });
     }
@@ -190,18 +194,17 @@ export class AgentRuntime {
    */
   async runApprovedNow(call: ApprovedCall): Promise<ToolOutcome & { ran: boolean }> {
     if (!call.sessionId) throw new UsageError(`the parked call ${call.id} has no session to run in`);
-    // Where it was parked, not wherever this host happens to run (`pepe approvals approve` from any directory).
-    const workspace = isWithin(this.deps.workspace, call.cwd) ? this.deps.workspace : call.cwd;
-    const { replay } = await this.prepare({ agent: call.agent, text: '', sessionId: call.sessionId, personPresent: false }, { replayOnly: true, workspace });
+    // Where it was parked, never wherever this host happens to run (`pepe approvals approve` from any directory).
+    const { replay } = await this.prepare({ agent: call.agent, text: '', sessionId: call.sessionId, personPresent: false }, { replayOnly: true });
     const result = await replay(call);
     this.deps.sessions.appendState(call.agent, call.sessionId, `${RAN_SCOPE_PREFIX}${call.id}`, toldRan(call, result));
     return result;
   }
 
   /** With `replayOnly`, only what a parked call's replay needs (no follow-up is taken). */
-  private async prepare(opts: RunTurnOptions, prep: { replayOnly: true; workspace?: string }): Promise<{ replay: Replay }>;
-  private async prepare(opts: RunTurnOptions, prep?: { workspace?: string }): Promise<PreparedTurn>;
-  private async prepare(opts: RunTurnOptions, prep: { replayOnly?: boolean; workspace?: string } = {}): Promise<PreparedTurn | { replay: Replay }> {
+  private async prepare(opts: RunTurnOptions, prep: { replayOnly: true }): Promise<{ replay: Replay }>;
+  private async prepare(opts: RunTurnOptions): Promise<PreparedTurn>;
+  private async prepare(opts: RunTurnOptions, prep: { replayOnly?: boolean } = {}): Promise<PreparedTurn | { replay: Replay }> {
     const { sessions } = this.deps;
     const config = this.deps.config();
     const agentConfig = config.agents?.[opts.agent];
@@ -221,8 +224,11 @@ export class AgentRuntime {
     const session = sessions.load(opts.agent, id);
 
     const personPresent = (opts.personPresent ?? true) && !!this.deps.prompter?.interactive;
-    // Taint follows the data: a routed or child run starts with its caller's outside content.
-    const run = newRunState(opts.callerRun ? { taskGrants: [], readOutsideWorkspace: false, ...opts.callerRun } : undefined);
+    // Taint follows the data: a run starts with what its conversation kept (spec 5.3, revised) and
+    // a routed or child run with its caller's outside content too; what comes in is kept at once.
+    const run = newRunState(opts.callerRun ? { taskGrants: [], readOutsideWorkspace: false, ...opts.callerRun } : undefined, session.taint);
+    const taint = new ConversationTaintKeeper(sessions, opts.agent, id, run, session.taint, { emit }, chain);
+    taint.save();
     const barrier = this.barrierFor(id, personPresent, emit);
     const routing = routingFor(
       { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
@@ -237,7 +243,7 @@ export class AgentRuntime {
       agentConfig: this.deps.mcp ? this.deps.mcp.preApproved(agentConfig, mcp.tools) : agentConfig,
       chain,
       sessionId: id,
-      workspace: prep.workspace ?? this.deps.workspace,
+      workspace: this.deps.workspace,
       config,
       env: this.deps.env,
       paths: this.deps.paths,
@@ -246,21 +252,31 @@ export class AgentRuntime {
       routing: routing.hooks,
       signal,
       emit,
-      markOutsideContent: (source) => markOutsideContent(run, source),
+      markOutsideContent: (source) => {
+        markOutsideContent(run, source);
+        taint.save();
+      },
       outsideContent: () => (run.tookInOutsideContent ? run.outsideContentSources : []),
       workspaceTrusted: this.deps.trusted(),
       ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
-      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace: prep.workspace ?? this.deps.workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
+      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace: this.deps.workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
-    const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent) };
+    const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent), afterCall: () => taint.save() };
 
     // Parked calls a person resolved since the last turn come back first (spec 5.4), and run
     // only where they were approved.
     const visible = new Map(agentTools.map((t) => [t.name, t]));
     const replay: Replay = async (parked) => {
-      const approved = { cwd: parked.cwd, ...(parked.facts ? { facts: parked.facts } : {}), risks: (parked.riskHints ?? []).map((h) => h.kind) };
-      const r = await invokeTool(visible, { id: parked.toolCallId ?? parked.id, name: parked.tool, arguments: parked.args }, invokeEnv, { approved });
+      // Spec 5.4: in the workspace it was parked in (its writable root), judged again there.
+      const workspace = parked.workspace ?? parked.cwd;
+      const context: ToolContext = workspace === toolContext.workspace ? toolContext : {
+        ...toolContext,
+        workspace,
+        beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
+      };
+      const approved = { id: parked.id, cwd: parked.cwd, ...(parked.facts ? { facts: parked.facts } : {}), risks: (parked.riskHints ?? []).map((h) => h.kind), programs: parked.programs ?? [] };
+      const r = await invokeTool(visible, { id: parked.toolCallId ?? parked.id, name: parked.tool, arguments: parked.args }, { ...invokeEnv, context }, { approved });
       return { ...r, ran: r.stage === 'ran' };
     };
     if (prep.replayOnly) return { replay };
@@ -281,6 +297,7 @@ export class AgentRuntime {
       persist: (m) => sessions.appendMessage(opts.agent, id, m, { turnId }),
       personPresent,
       run,
+      taint,
       barrier,
       tools: narrowTools(agentTools, opts.child?.tools ?? 'all'),
       toolContext,
@@ -305,6 +322,8 @@ export class AgentRuntime {
           invoke: (call: ToolCallRequest) => invokeTool(byName, call, turn.invokeEnv), sessions: this.deps.sessions,
           sessionState: session.state, coreStateFile: join(this.deps.paths.agents, opts.agent, 'core-state.json'), personPresent: turn.personPresent, signal, emit,
           run: turn.run, runTurn: (o) => this.runTurn(o), log: (r) => this.deps.log.write(r),
+          // A child agent that took in outside content hands it back with its answer (spec 5.3).
+          markOutsideContent: (source) => turn.toolContext.markOutsideContent(source),
         })
       : null;
 
@@ -356,6 +375,7 @@ export class AgentRuntime {
         tools: turn.tools,
         barrier: turn.barrier,
         run: turn.run,
+        afterMark: () => turn.taint.save(),
         sandbox: turn.invokeEnv.sandbox,
         toolContext: turn.toolContext,
         slots: this.deps.slots,
@@ -384,6 +404,7 @@ export class AgentRuntime {
 
   /** turn_end for the surface, and the result for the caller. */
   private finish(turn: PreparedTurn, outcome: TurnOutcome, requested: string | undefined): RuntimeTurnResult {
+    turn.taint.save();
     // The target may have been removed while this turn ran: the conversation stays here, and says so.
     let switchTo = requested;
     if (requested && !this.deps.config().agents?.[requested]) {

@@ -54,6 +54,8 @@ export interface RuntimeCoreHostDeps {
   runTurn: (opts: RunTurnOptions) => Promise<TurnResult & { coreResult?: Sdk.JsonValue | null }>;
   /** Pepe's log: soft slot failures, notices and ignored return values are written there too. */
   log?: (record: LogRecord) => void;
+  /** Marks the turn (and its conversation) as holding outside content: a child agent's answer that carries it. */
+  markOutsideContent?: (source: string) => void;
 }
 
 /**
@@ -128,6 +130,8 @@ export class RuntimeCoreHost implements CoreHost {
         child: { input: request.input, output: request.output, tools: request.tools, useBootstrap: request.useBootstrap },
       })
       .then((r): Sdk.ChildAgentResult => {
+        // Taint flows back with the answer, whatever became of the child (spec 5.3).
+        if (r.tookInOutsideContent) this.deps.markOutsideContent?.(`child agent ${r.agent}`);
         // A child that failed raises in its caller (the slot's try/catch sees it).
         if (r.status === 'error' || r.status === 'cancelled') throw new Error(`child agent ${r.agent} ${r.status === 'cancelled' ? 'was cancelled' : 'failed'}${r.error ? `: ${r.error}` : ''}`);
         const tools = r.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.name) : []));

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
-import type { BarrierOutcome, PermissionBarrier, RiskKind, RunPermissionState } from '../permissions/index.js';
+import { markOutsideContent, type BarrierOutcome, type PermissionBarrier, type RiskKind, type RunPermissionState } from '../permissions/index.js';
 import { classifyTool } from '../permissions/tool-classes.js';
 import { restrictedRefusal } from '../tools/restricted.js';
 import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
@@ -25,6 +25,8 @@ export interface InvokeEnv {
   barrier: PermissionBarrier;
   run: RunPermissionState;
   sandbox: () => Promise<SandboxConfinement>;
+  /** Called after every call, whatever its end: the runtime keeps the run's taint in its conversation. */
+  afterCall?: () => void;
 }
 
 export interface ToolCallRequest {
@@ -33,14 +35,18 @@ export interface ToolCallRequest {
   arguments: unknown;
 }
 
-/** A call a person already approved (a parked call): the barrier is not asked again. */
+/** A call a person already approved (a parked call): the barrier judges it again against what they were shown. */
 export interface ApprovedReplay {
+  /** The parked call's id. */
+  id: string;
   /** The directory the person was shown. */
   cwd: string;
   /** The facts stored with the parked call, when the barrier kept them. */
   facts?: ToolFacts;
   /** Risk kinds shown to the person when they approved. */
   risks: readonly RiskKind[];
+  /** Programs the command ran by name when they approved. */
+  programs?: readonly string[];
 }
 
 export type InvokeStage = 'unknown_tool' | 'invalid_arguments' | 'loop_guard' | 'refused' | 'not_allowed' | 'ran' | 'failed' | 'cancelled';
@@ -65,6 +71,17 @@ export interface InvokeOptions {
 const fail = (stage: InvokeStage, content: string, extra: Partial<InvokeResult> = {}): InvokeResult => ({ content, isError: true, untrusted: false, stage, ...extra });
 
 export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions = {}): Promise<InvokeResult> {
+  try {
+    const r = await invokeOnce(tools, call, env, options);
+    // A result marked untrusted is outside content even if its tool forgot to say so (spec 5.3).
+    if (r.untrusted && !env.run.tookInOutsideContent) markOutsideContent(env.run, call.name);
+    return r;
+  } finally {
+    env.afterCall?.();
+  }
+}
+
+async function invokeOnce(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions): Promise<InvokeResult> {
   const tool = tools.get(call.name);
   if (!tool) return fail('unknown_tool', `unknown tool "${call.name}"; the tools available are: ${[...tools.keys()].join(', ') || 'none'}`);
   // Restricted Mode: refused before anything is resolved or asked (no prompt, no terminal).
@@ -89,37 +106,38 @@ export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: To
   // The directory shown to the person: where a command runs, else the workspace the paths are in.
   const cwd = facts.cwd ?? base.workspace;
 
-  let allowNetwork: boolean;
-  let outcome: BarrierOutcome | undefined;
-  if (options.approved) {
-    const changed = await changedSinceApproval(options.approved, cwd, facts);
-    if (changed) return fail('refused', `not run: what it touches changed since it was approved (${changed}); ask for it again`, { facts });
-    allowNetwork = options.approved.risks.includes('network');
-  } else {
-    outcome = await env.barrier.check({
-      agent: base.agent,
-      agentConfig: base.agentConfig,
-      chain: base.chain,
-      tool: call.name,
-      args: call.arguments,
-      cwd,
-      facts,
-      sandbox: await env.sandbox(),
-      run: env.run,
-      toolCallId: call.id,
-      signal: base.signal,
-    });
-    if (!outcome.allowed) return fail('not_allowed', outcome.reason, { facts, outcome });
-    // Only a call approved with its "network" risk shown gets the network.
-    allowNetwork = outcome.risks.includes('network');
+  // A parked call's replay is judged again (spec 5.4): its approval covers it only where nothing
+  // changed since; otherwise it is a new call, asked (or parked again) like any other.
+  const approved = options.approved;
+  const changed = approved ? await changedSinceApproval(approved, cwd, facts) : null;
+  const outcome = await env.barrier.check({
+    agent: base.agent,
+    agentConfig: base.agentConfig,
+    chain: base.chain,
+    tool: call.name,
+    args: call.arguments,
+    cwd,
+    facts,
+    sandbox: await env.sandbox(),
+    run: env.run,
+    toolCallId: call.id,
+    signal: base.signal,
+    workspace: base.workspace,
+    ...(approved && !changed ? { approved: { id: approved.id, risks: approved.risks, programs: approved.programs ?? [] } } : {}),
+  });
+  if (!outcome.allowed) {
+    const why = approved ? `Not run as approved: judged again now, ${changed ? `what it touches changed since it was approved (${changed})` : 'it carries more than what was approved'}. ` : '';
+    return fail('not_allowed', why + outcome.reason, { facts, outcome });
   }
+  // Only a call approved with its "network" risk shown gets the network.
+  const allowNetwork = outcome.risks.includes('network');
 
   const ctx: ToolContext = { ...base, facts, allowNetwork };
   // The turn's checkpoint, right before its first call that may change files runs.
   if (base.beforeChange && classifyTool(call.name).kind !== 'free') await base.beforeChange();
   try {
     const r = await tool.execute(parsed.data, ctx);
-    return { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, ...(outcome ? { outcome } : {}) };
+    return { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, outcome };
   } catch (e) {
     if (base.signal.aborted) return fail('cancelled', 'cancelled by the user while running', { facts });
     return fail('failed', `${call.name} failed: ${errorMessage(e)}`, { facts });

@@ -7,6 +7,7 @@ import { parseJsonLines } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { redact } from '../secrets/scrub.js';
+import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -22,6 +23,20 @@ const Line = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('state'), ts: z.string(), scope: z.string(), value: z.unknown() }),
   /** Compaction replaced the model's view of everything before this line (spec 4.5). */
   z.looseObject({ type: z.literal('compaction'), ts: z.string(), messages: z.array(Message) }),
+  /**
+   * The conversation's taint (spec 5.3, revised): `add` joins what a run took in to what earlier
+   * lines say; `trusted` is the person's "trust this conversation again", which clears the
+   * outside content (reads outside the workspace and secret-looking files stay). Its own line
+   * type, so nothing else written into a session (an agent core's state) can pass for one.
+   */
+  z.looseObject({
+    type: z.literal('taint'),
+    ts: z.string(),
+    change: z.enum(['add', 'trusted']),
+    sources: z.array(z.string()).optional(),
+    readOutsideWorkspace: z.boolean().optional(),
+    secretFiles: z.array(z.string()).optional(),
+  }),
 ]);
 type Line = z.infer<typeof Line>;
 
@@ -33,6 +48,8 @@ export interface SessionInfo {
   createdAt: string;
   updatedAt: string;
   messages: number;
+  /** Where the outside content this conversation took in came from; empty when none (or trusted again since). */
+  outsideContent: string[];
 }
 
 export interface LoadedSession {
@@ -42,6 +59,8 @@ export interface LoadedSession {
   /** The bootstrap snapshot persisted for this session (spec 7), if any. */
   bootstrap: string[] | null;
   state: Record<string, unknown>;
+  /** What the conversation keeps of its runs' taint; null when it has none. */
+  taint: ConversationTaint | null;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -93,6 +112,22 @@ export class SessionStore {
     this.append(agent, id, { type: 'compaction', ts: new Date().toISOString(), messages });
   }
 
+  /** Joins what a run took in to the conversation's taint (only what is new: lines add up). */
+  appendTaint(agent: string, id: string, added: ConversationTaint): void {
+    this.append(agent, id, { type: 'taint', ts: new Date().toISOString(), change: 'add', ...added });
+  }
+
+  /**
+   * The person's "I have read it; trust this conversation again": clears the outside content
+   * from the conversation's taint. Returns whether there was any. Never offered to a model.
+   */
+  trust(agent: string, id: string): boolean {
+    if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
+    const had = (this.load(agent, id).taint?.sources.length ?? 0) > 0;
+    this.append(agent, id, { type: 'taint', ts: new Date().toISOString(), change: 'trusted' });
+    return had;
+  }
+
   rename(agent: string, id: string, title: string): void {
     if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}`);
     this.append(agent, id, { type: 'rename', ts: new Date().toISOString(), title });
@@ -113,7 +148,8 @@ export class SessionStore {
     const messages: Message[] = [];
     let bootstrap: string[] | null = null;
     const state: Record<string, unknown> = {};
-    let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0 };
+    let taint: ConversationTaint | null = null;
+    let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0, outsideContent: [] };
     // A torn last line after a crash, or a line from a newer version, is skipped.
     for (const parsed of parseJsonLines(text, (v) => Line.safeParse(v).data)) {
       switch (parsed.type) {
@@ -137,9 +173,14 @@ export class SessionStore {
         case 'compaction':
           messages.splice(0, messages.length, ...parsed.messages);
           break;
+        case 'taint':
+          taint = nextTaint(taint, parsed);
+          break;
       }
     }
-    return { info, messages, bootstrap, state };
+    if (taint && !taint.sources.length && !taint.readOutsideWorkspace && !taint.secretFiles?.length) taint = null;
+    info.outsideContent = taint?.sources ?? [];
+    return { info, messages, bootstrap, state, taint };
   }
 
   /** Newest first; `origins` keeps only sessions started that way (a chat's history: `['user']`). */
@@ -164,6 +205,12 @@ export class SessionStore {
     if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}`);
     rmSync(this.file(agent, id));
   }
+}
+
+/** The conversation's taint after one `taint` line. */
+function nextTaint(taint: ConversationTaint | null, line: Extract<Line, { type: 'taint' }>): ConversationTaint | null {
+  if (line.change === 'trusted') return taint === null ? null : { ...taint, sources: [] };
+  return joinTaint(taint, { sources: line.sources ?? [], ...(line.readOutsideWorkspace ? { readOutsideWorkspace: true } : {}), ...(line.secretFiles ? { secretFiles: line.secretFiles } : {}) });
 }
 
 /** Sessions written before origins were recorded are known by the titles the runtime gave them. */

@@ -1,6 +1,6 @@
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import type { AssistantMessage, Message, ToolMessage } from '../messages.js';
-import type { PermissionBarrier, RunPermissionState } from '../permissions/index.js';
+import { markOutsideContent, type PermissionBarrier, type RunPermissionState } from '../permissions/index.js';
 import type { ModelRef } from '../slots/contracts.js';
 import type { SlotService } from '../slots/slot-service.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -28,6 +28,8 @@ export interface LoopInput {
   tools: Tool<any>[];
   barrier: PermissionBarrier;
   run: RunPermissionState;
+  /** Keeps the run's taint in its conversation after a mark (the runtime writes it to the session). */
+  afterMark?: () => void;
   /** Whether the sandbox confines commands now (the barrier asks for every command when not). */
   sandbox: () => Promise<SandboxConfinement>;
   toolContext: Omit<ToolContext, 'signal' | 'emit' | 'markOutsideContent'>;
@@ -88,8 +90,8 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
     signal,
     emit,
     markOutsideContent: (source) => {
-      input.run.tookInOutsideContent = true;
-      if (!input.run.outsideContentSources.includes(source)) input.run.outsideContentSources.push(source);
+      markOutsideContent(input.run, source);
+      input.afterMark?.();
     },
   };
 
@@ -210,7 +212,7 @@ interface CallResult {
 
 async function runToolCall(input: LoopInput, ctx: ToolContext, byName: Map<string, Tool<any>>, guard: LoopGuard, call: { id: string; name: string; arguments: unknown }, toolsOff: boolean): Promise<CallResult> {
   if (toolsOff) return { content: 'not run: tool use was stopped for this turn by the loop guard', isError: true, untrusted: false };
-  const r = await invokeTool(byName, call, { context: ctx, barrier: input.barrier, run: input.run, sandbox: input.sandbox }, { guard: (name, args) => guard.check(name, args) });
+  const r = await invokeTool(byName, call, { context: ctx, barrier: input.barrier, run: input.run, sandbox: input.sandbox, ...(input.afterMark ? { afterCall: input.afterMark } : {}) }, { guard: (name, args) => guard.check(name, args) });
   if (r.stage === 'loop_guard') return { content: r.content, isError: true, untrusted: false, stopTools: true };
   if (r.stage === 'invalid_arguments' || r.stage === 'unknown_tool') {
     const tripped = guard.malformed(call.name);

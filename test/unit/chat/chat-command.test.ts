@@ -12,8 +12,10 @@ describe('chat input grammar (one parser for the CLI and the chat panel)', () =>
     assert.equal(parseChatInput('/agent a b').kind, 'agent_usage');
   });
 
-  it('reads /new, /exit and /quit', () => {
+  it('reads /new, /trust, /exit and /quit', () => {
     assert.deepEqual(parseChatInput('/new'), { kind: 'new' });
+    assert.deepEqual(parseChatInput(' /trust '), { kind: 'trust' });
+    assert.deepEqual(parseChatInput('/trust me'), { kind: 'message', text: '/trust me' });
     assert.deepEqual(parseChatInput('/exit'), { kind: 'exit' });
     assert.deepEqual(parseChatInput(' /quit '), { kind: 'exit' });
   });

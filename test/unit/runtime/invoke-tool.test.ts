@@ -129,7 +129,7 @@ describe('one tool invoker: the command runs where the person approved it', func
     assert.match(second.content, /approved the parked call .*it was not run/s);
   });
 
-  it('a parked call replayed from another workspace is refused, not run in the wrong place', async () => {
+  it('a parked call replayed from another workspace runs where it was parked, never in the other one', async () => {
     home.writeConfig({ agents: { a: { model: script(home, 'a', [{ tool_calls: [{ name: 'bash', arguments: bashInSub }] }, { text: 'parked' }, { echo_prompt: true }]) } } });
     const pepe = await home.pepe({ workspace: ws });
     const first = await pepe.run({ agent: 'a', text: 'go', personPresent: false });
@@ -139,9 +139,9 @@ describe('one tool invoker: the command runs where the person approved it', func
     mkdirSync(join(other, 'sub'), { recursive: true });
     const elsewhere = await home.pepe({ workspace: other });
     const second = await elsewhere.run({ agent: 'a', text: 'and?', sessionId: first.sessionId, personPresent: false });
-    assert.equal(existsSync(join(other, 'sub', 'where.txt')), false);
-    assert.equal(existsSync(join(sub, 'where.txt')), false);
-    assert.match(second.content, /changed since/);
+    assert.equal(existsSync(join(other, 'sub', 'where.txt')), false, 'it ran in the other workspace');
+    assert.equal(existsSync(join(sub, 'where.txt')), true, 'it ran where it was parked');
+    assert.match(second.content, /approved the parked call .*it ran/s);
   });
 
   it('invalid arguments, an unknown tool and a refusal each come back as a tool error', async () => {
