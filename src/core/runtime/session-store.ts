@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { parseJsonLines } from '../jsonl.js';
+import { appendLine, parseJsonLines } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { redact } from '../secrets/scrub.js';
@@ -100,7 +100,7 @@ export class SessionStore {
 
   private append(agent: string, id: string, line: Line): void {
     // Secrets never reach a transcript (spec 4.2): values of secret variables are redacted.
-    appendFileSync(this.file(agent, id), redact(JSON.stringify(line), this.secrets()) + '\n');
+    appendLine(this.file(agent, id), redact(JSON.stringify(line), this.secrets()));
   }
 
   load(agent: string, id: string): LoadedSession {

@@ -139,16 +139,15 @@ describe('the turn loop (spec 4.1)', function () {
 
   it('the loop guard stops three identical calls', async () => {
     const call = { name: 'list_dir', arguments: { path: '.' } };
-    const model = script(home, 'a', [{ tool_calls: [call] }, { tool_calls: [call] }, { tool_calls: [call] }, { tool_calls: [call] }, { text: 'giving up' }]);
+    const model = script(home, 'a', [{ tool_calls: [call] }, { tool_calls: [call] }, { tool_calls: [call] }, { text: 'giving up' }]);
     home.writeConfig({ agents: { a: { model } } });
     const pepe = await home.pepe({ workspace: home.dir });
     const { onEvent, events } = collectEvents();
     const result = await pepe.run({ agent: 'a', text: 'loop', onEvent });
     assert.equal(result.status, 'loop_guard');
     const results = toolMessages(result.messages);
-    assert.equal(results.length, 4, 'every call has a result, the ones after the guard included');
+    assert.equal(results.length, 3, 'every call has a result');
     assert.match(results[2]!.content, /loop guard: list_dir was called with the same arguments 3 times/);
-    assert.match(results[3]!.content, /not run: tool use was stopped/);
     assert.ok(events.some((e) => e.type === 'error' && /loop guard/.test(e.message)), 'events.some((e) => e.type === \'error\' && /loop guard/.test(e.message))');
     assert.equal(result.content, 'giving up', 'the model answered without tools');
   });
