@@ -123,7 +123,7 @@ describe('the turn loop (spec 4.1)', function () {
       assert.ok(prompter.requests[0]!.why.some((w) => w.kind === 'outside_content'), 'prompter.requests[0]!.why.some((w) => w.kind === \'outside_content\')');
       assert.equal(existsSync(join(ws, 'pwned.txt')), false);
       const web = toolMessages(result.messages)[0]!;
-      assert.match(web.content, /<untrusted-content source="web_search">/);
+      assert.match(web.content, /<untrusted-content source="web_search" mark="[0-9a-f]{16}">/);
 
       // Without outside content, the same pre-approved call runs unasked.
       const plain = script(home, 'b', [{ tool_calls: [{ name: 'bash', arguments: { command: 'echo fine > fine.txt' } }] }, { text: 'ok' }]);
