@@ -2,6 +2,8 @@ import { realpath } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
 import type { BarrierOutcome, PermissionBarrier, RiskKind, RunPermissionState } from '../permissions/index.js';
 import { classifyTool } from '../permissions/tool-classes.js';
+import { Redactor } from '../secrets/redact.js';
+import { secretValues } from '../secrets/scrub.js';
 import { restrictedRefusal } from '../tools/restricted.js';
 import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
 
@@ -64,7 +66,18 @@ export interface InvokeOptions {
 
 const fail = (stage: InvokeStage, content: string, extra: Partial<InvokeResult> = {}): InvokeResult => ({ content, isError: true, untrusted: false, stage, ...extra });
 
+/**
+ * Validate, resolve, ask the barrier, run. What comes back goes to the model (and to every
+ * caller: the turn loop, an agent core's tool calls, a parked call's replay), so it is masked
+ * here (spec 8): known secret values and credential shapes (`cat .env`, a private key, a token).
+ */
 export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions = {}): Promise<InvokeResult> {
+  const result = await invokeUnmasked(tools, call, env, options);
+  const masker = new Redactor(secretValues(env.context.env, env.context.config));
+  return { ...result, content: masker.text(result.content) };
+}
+
+async function invokeUnmasked(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions): Promise<InvokeResult> {
   const tool = tools.get(call.name);
   if (!tool) return fail('unknown_tool', `unknown tool "${call.name}"; the tools available are: ${[...tools.keys()].join(', ') || 'none'}`);
   // Restricted Mode: refused before anything is resolved or asked (no prompt, no terminal).

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { appendLine, parseJsonLines } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
-import { redact } from '../secrets/scrub.js';
+import { Redactor } from '../secrets/redact.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -99,8 +99,9 @@ export class SessionStore {
   }
 
   private append(agent: string, id: string, line: Line): void {
-    // Secrets never reach a transcript (spec 4.2): values of secret variables are redacted.
-    appendLine(this.file(agent, id), redact(JSON.stringify(line), this.secrets()));
+    // Secrets never reach a transcript (spec 4.2, 8): known values and credential shapes are
+    // masked in each string, then known values again on the serialised line.
+    appendLine(this.file(agent, id), new Redactor(this.secrets()).json(line));
   }
 
   load(agent: string, id: string): LoadedSession {
