@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, PepeError, errorMessage } from '../core/errors.js';
+import { inertJson } from '../core/permissions/display.js';
 import type { Pepe } from '../core/pepe.js';
 import { registerAgentCommands } from './commands/agent.js';
 import { registerApprovalCommands } from './commands/approvals.js';
@@ -19,6 +20,14 @@ import type { CliContext } from './context.js';
 import { loadCliCore } from './core-loader.js';
 
 export type { CliContext } from './context.js';
+
+/**
+ * Terminal-inert text: every control, C1, bidi and other hidden character written as `\uXXXX`
+ * (tabs and newlines kept). JSON output stays valid JSON (JSON already escapes C0 controls, so
+ * the rest become the same escapes a JSON reader decodes back).
+ */
+const inertOutput = inertJson;
+const writeErr = (text: string) => process.stderr.write(inertOutput(text));
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('pepe')
@@ -57,11 +66,13 @@ export async function main(argv: string[]): Promise<number> {
       }
       return pepe;
     },
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    // Everything a command prints may quote outside text (a diff, an MCP tool's description, a
+    // session title, a plugin's error): made inert here, once, for every command.
+    out: (text) => process.stdout.write(inertOutput(text.endsWith('\n') ? text : `${text}\n`)),
   };
   const program = buildProgram(ctx);
   // Commander's own usage errors (unknown option, missing argument) exit 2 (spec 9.1).
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  program.configureOutput({ writeErr: (s) => writeErr(s) });
   try {
     await program.parseAsync(argv, { from: 'user' });
     code = Number(process.exitCode ?? 0);
@@ -77,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
 /** A malformed section does not stop the command; one stderr line per section says what to fix. */
 function warnSetAside(pepe: Pepe): void {
   for (const aside of pepe.configSetAside()) {
-    process.stderr.write(`pepe: warning: config.json: section "${aside.section}" is set aside (it takes its defaults): ${aside.problems.join('; ')}\n`);
+    writeErr(`pepe: warning: config.json: section "${aside.section}" is set aside (it takes its defaults): ${aside.problems.join('; ')}\n`);
   }
 }
 
@@ -87,15 +98,15 @@ function report(e: unknown, verbose: boolean): number {
     return 2;
   }
   if (e instanceof ConfigError && e.problems.length > 1) {
-    process.stderr.write(`pepe: ${e.file} is invalid; Pepe left it unchanged:\n${e.problems.map((p) => `  ${p}`).join('\n')}\n`);
+    writeErr(`pepe: ${e.file} is invalid; Pepe left it unchanged:\n${e.problems.map((p) => `  ${p}`).join('\n')}\n`);
     return 2;
   }
   if (e instanceof PepeError) {
-    process.stderr.write(`pepe: ${e.message}\n`);
-    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    writeErr(`pepe: ${e.message}\n`);
+    if (verbose && e.stack) writeErr(`${e.stack}\n`);
     return e.exitCode;
   }
-  process.stderr.write(`pepe: ${errorMessage(e)}\n`);
-  if (verbose && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  writeErr(`pepe: ${errorMessage(e)}\n`);
+  if (verbose && e instanceof Error && e.stack) writeErr(`${e.stack}\n`);
   return 1;
 }

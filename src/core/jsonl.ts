@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 /**
  * JSON Lines, read one way for the log, usage records and session transcripts: one JSON value per
@@ -23,6 +23,27 @@ export function parseJsonLines<T>(text: string, accept: Accept<T> = asIs): T[] {
     if (kept !== undefined) out.push(kept);
   }
   return out;
+}
+
+/**
+ * Appends one line (`line` has no newline of its own) with a single write, O_APPEND, so
+ * concurrent writers' lines stay whole. A file whose last line was torn (a crash mid-write left
+ * no newline) gets one first: the torn line stays unreadable and is skipped, the new line is not
+ * glued onto it and lost with it.
+ */
+export function appendLine(file: string, line: string): void {
+  const fd = openSync(file, 'a+');
+  try {
+    const { size } = fstatSync(fd);
+    let torn = false;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      torn = readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+    }
+    writeSync(fd, `${torn ? '\n' : ''}${line}\n`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Every accepted value of a JSON Lines file; a missing or unreadable file has none. */

@@ -1,6 +1,6 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { JsonLinesFile, readJsonLines } from './jsonl.js';
+import { appendLine, JsonLinesFile, readJsonLines } from './jsonl.js';
 import { Redactor } from './secrets/redact.js';
 
 /** Structured lines in `$PEPE_HOME/logs/pepe.jsonl` (spec 2): slot fallbacks, plugin errors, approvals. */
@@ -31,10 +31,10 @@ export class EventLog {
     const redactor = new Redactor(this.secrets());
     const entry = redactor.value({ ts: new Date().toISOString(), ...record } as LogEntry);
     // One appendFileSync per line: O_APPEND keeps concurrent writers' lines whole.
-    const line = redactor.json(entry) + '\n';
+    const line = redactor.json(entry);
     try {
       mkdirSync(this.dir, { recursive: true });
-      appendFileSync(this.file, line);
+      appendLine(this.file, line);
     } catch {
       // A log that cannot be written never breaks a turn.
     }

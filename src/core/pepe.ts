@@ -3,7 +3,7 @@ import { fileAttachment, type TurnAttachment } from './context-attachments.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Builtins, type SandboxSurface } from './builtins.js';
-import { addAgent, addRoute, clearSlot, removeAgent, removeRoute, setSlot, type SlotTarget } from './config/edits.js';
+import { addAgent, addRoute, assertName, clearSlot, removeAgent, removeRoute, setSlot, type SlotTarget } from './config/edits.js';
 import { canonicalAgent, routeGraph, type RouteGraph } from './routing/route-graph.js';
 import type { AgentConfig, PepeConfig } from './config/schema.js';
 import { ConfigStore, type ConfigSnapshot } from './config/store.js';
@@ -300,14 +300,16 @@ export class Pepe {
   // ---- agents ----
 
   async agentAdd(name: string, agent: AgentConfig): Promise<void> {
+    // A name is checked before anything is created: "../x" or "a/b" must not make a folder first.
+    assertName('agent', name);
     for (const [slot, plugin] of Object.entries(agent.slots ?? {})) {
       const { eligible } = candidatesFor(this.slotName(slot), await this.registry.list());
       if (!namesBuiltin(plugin) && !eligible.some((p) => p.name === plugin)) {
         throw new UsageError(`--slots ${slot}:${plugin}: no installed plugin named "${plugin}" claims ${slot}${eligible.length ? ` (these do: ${eligible.map((p) => p.name).join(', ')})` : ''}`);
       }
     }
-    mkdirSync(`${this.paths.agents}/${name}`, { recursive: true });
     await this.edit((raw) => addAgent(raw, name, agent));
+    mkdirSync(join(this.paths.agents, name), { recursive: true });
   }
 
   /** Spec 5.2 "Always": the tool joins the agent's persisted `auto_approve`. */

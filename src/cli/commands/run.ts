@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { TurnEvent } from '../../core/runtime/events.js';
-import { TurnEventRedactor } from '../../core/secrets/redact-events.js';
+import { Redactor } from '../../core/secrets/redact.js';
 import { secretValues } from '../../core/secrets/scrub.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
@@ -40,16 +40,17 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
       const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd() });
       const renderer = new core.TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
-      // Spec 8: what is printed (and may be piped on) is masked, a key split across deltas too.
-      const redacting = new TurnEventRedactor(secretValues(pepe.env, pepe.config), (e) => (opts.json ? ctx.out(redacting.json(e)) : renderer.handle(e)));
-      const onEvent = (e: TurnEvent) => redacting.handle(e);
+      // Spec 8: the core masks the event stream; a JSON line is masked again on its serialised
+      // text, where escaping can spell a key anew.
+      const redactor = new Redactor(secretValues(pepe.env, pepe.config));
+      const onEvent = (e: TurnEvent) => (opts.json ? ctx.out(redactor.json(e)) : renderer.handle(e));
       const ac = new AbortController();
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
       try {
-        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' } }).finally(() => redacting.flush());
+        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' } });
         if (!opts.json) {
-          if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
+          if (result.status === 'error') process.stderr.write(`pepe: ${redactor.text(result.error ?? '')}\n`);
           process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);
         }
         process.exitCode = result.status === 'error' || result.status === 'cancelled' ? 1 : 0;

@@ -28,6 +28,8 @@ import { carriedFrom, followUpMessage, RAN_SCOPE_PREFIX, toldRan, type FollowUpI
 import { invokeTool, type InvokeEnv, type ToolCallRequest } from './invoke-tool.js';
 import { ConversationTaintKeeper } from './conversation-taint.js';
 import { LruMap } from './lru-map.js';
+import { TurnEventRedactor } from '../secrets/redact-events.js';
+import { secretValues } from '../secrets/scrub.js';
 import { onePromptAtATime } from './one-prompt.js';
 import { promptTimeout, switchNotice } from './turn-helpers.js';
 import type { LoadedSession, SessionStore } from './session-store.js';
@@ -211,7 +213,10 @@ export class AgentRuntime {
     if (!agentConfig) throw new UsageError(`unknown agent "${opts.agent}"; add it with: pepe agent add ${opts.agent} --model mock`);
     const chain = [...(opts.parentChain ?? []), opts.agent];
     const signal = opts.signal ?? new AbortController().signal;
-    const emit: EventSink = (e) => opts.onEvent?.(e);
+    // Spec 8: the event stream is masked here, once, for every surface that reads it (known secret
+    // values and credential shapes); answer deltas are held back only as long as masking needs.
+    const masking = new TurnEventRedactor(secretValues(this.deps.env, config), (e) => opts.onEvent?.(e));
+    const emit: EventSink = (e) => masking.handle(e);
     const turnId = randomBytes(4).toString('hex');
 
     let sessionId = opts.sessionId;

@@ -2,6 +2,8 @@ import { realpath } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
 import { markOutsideContent, type BarrierOutcome, type PermissionBarrier, type RiskKind, type RunPermissionState } from '../permissions/index.js';
 import { classifyTool } from '../permissions/tool-classes.js';
+import { Redactor } from '../secrets/redact.js';
+import { secretValues } from '../secrets/scrub.js';
 import { restrictedRefusal } from '../tools/restricted.js';
 import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
 
@@ -70,12 +72,18 @@ export interface InvokeOptions {
 
 const fail = (stage: InvokeStage, content: string, extra: Partial<InvokeResult> = {}): InvokeResult => ({ content, isError: true, untrusted: false, stage, ...extra });
 
+/**
+ * Validate, resolve, ask the barrier, run. What comes back goes to the model (and to every
+ * caller: the turn loop, an agent core's tool calls, a parked call's replay), so it is masked
+ * here (spec 8): known secret values and credential shapes (`cat .env`, a private key, a token).
+ */
 export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallRequest, env: InvokeEnv, options: InvokeOptions = {}): Promise<InvokeResult> {
   try {
     const r = await invokeOnce(tools, call, env, options);
     // A result marked untrusted is outside content even if its tool forgot to say so (spec 5.3).
     if (r.untrusted && !env.run.tookInOutsideContent) markOutsideContent(env.run, call.name);
-    return r;
+    const masker = new Redactor(secretValues(env.context.env, env.context.config));
+    return { ...r, content: masker.text(r.content) };
   } finally {
     env.afterCall?.();
   }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { parseJsonLines } from '../jsonl.js';
+import { appendLine, parseJsonLines } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
-import { redact } from '../secrets/scrub.js';
 import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
+import { Redactor } from '../secrets/redact.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -134,8 +134,9 @@ export class SessionStore {
   }
 
   private append(agent: string, id: string, line: Line): void {
-    // Secrets never reach a transcript (spec 4.2): values of secret variables are redacted.
-    appendFileSync(this.file(agent, id), redact(JSON.stringify(line), this.secrets()) + '\n');
+    // Secrets never reach a transcript (spec 4.2, 8): known values and credential shapes are
+    // masked in each string, then known values again on the serialised line.
+    appendLine(this.file(agent, id), new Redactor(this.secrets()).json(line));
   }
 
   load(agent: string, id: string): LoadedSession {

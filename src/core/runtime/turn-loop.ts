@@ -113,30 +113,35 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
       (text) => emit({ type: 'assistant_delta', path, text }),
       (from, to, error) => emit({ type: 'model_fallback', path, from, to, error }),
     );
+    // Spec 4.4: after the loop guard stopped tool use, this call (offered no tools) is the last
+    // one: tool calls it still asks for are dropped, never answered, and the turn ends here.
+    const lastCall = toolsOff;
+    const toolCalls = lastCall ? [] : answer.toolCalls;
+    if (lastCall && answer.toolCalls.length) emit({ type: 'error', path, message: 'loop guard: the model asked for tools again after tool use was stopped; the turn ends with its answer', recoverable: true });
     const assistant: AssistantMessage = { role: 'assistant', content: answer.text };
-    if (answer.toolCalls.length) assistant.tool_calls = answer.toolCalls;
-    const final = !answer.toolCalls.length && !answer.cancelled;
-    if (answer.text || answer.toolCalls.length || !answer.cancelled) {
+    if (toolCalls.length) assistant.tool_calls = toolCalls;
+    const final = !toolCalls.length && !answer.cancelled;
+    if (answer.text || toolCalls.length || !answer.cancelled) {
       if (final && input.recordFinal) {
         messages.push(assistant);
         input.persist(input.recordFinal(assistant));
       } else add(assistant);
     }
-    emit({ type: 'assistant_message', path, content: answer.text, toolCalls: answer.toolCalls, model: answer.model });
+    emit({ type: 'assistant_message', path, content: answer.text, toolCalls, model: answer.model });
     if (answer.text) content = answer.text;
     if (answer.cancelled) return { content, status: 'cancelled', messages };
-    if (!answer.toolCalls.length) return { content, status, messages };
+    if (!toolCalls.length) return { content, status, messages };
 
     // Independent read-only calls of one message run together (their waits overlap); anything
     // else runs alone, in order, as a barrier between batches. Results keep the model's order.
     const concurrent = (call: { name: string; arguments: unknown }) => CONCURRENT_TOOLS.has(call.name) && !!byName.get(call.name)?.input.safeParse(call.arguments).success;
-    for (const batch of batches(answer.toolCalls, concurrent)) {
+    for (const batch of batches(toolCalls, concurrent)) {
       if (signal.aborted) {
         for (const call of batch) add(toolResult(call, 'not run: the turn was cancelled', true));
         continue;
       }
       const pending = batch.map((call) => {
-        const index = answer.toolCalls.indexOf(call);
+        const index = toolCalls.indexOf(call);
         emit({ type: 'tool_call', path, id: call.id, name: call.name, arguments: call.arguments });
         // Flood bounds: every call still gets a result, the ones over a cap a refusal.
         const overCap =

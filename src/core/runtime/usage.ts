@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PepeConfig, Tier } from '../config/schema.js';
-import { readJsonLines } from '../jsonl.js';
+import { appendLine, readJsonLines } from '../jsonl.js';
 
 /** One model call's spend (spec 4.6). */
 export interface UsageRecord {
@@ -36,7 +36,7 @@ export class UsageLedger {
   record(r: Omit<UsageRecord, 'ts'>): void {
     const entry: UsageRecord = { ts: new Date().toISOString(), ...r };
     mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, JSON.stringify(entry) + '\n');
+    appendLine(this.file, JSON.stringify(entry));
     for (const l of this.listeners) l(entry);
   }
 

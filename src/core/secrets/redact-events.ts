@@ -2,8 +2,9 @@ import type { TurnEvent } from '../runtime/events.js';
 import { Redactor, StreamRedactor } from './redact.js';
 
 /**
- * Masks secrets in a turn's event stream before a surface prints it (`pepe run --json`, the
- * terminal renderer). Answer deltas go through a StreamRedactor per route path, so a key the
+ * Masks secrets in a turn's event stream (known values and credential shapes) before any
+ * surface reads it: the runtime wraps every turn's sink in one (`pepe run`, `pepe chat`, the
+ * editor's chat all get the masked stream). Answer deltas go through a StreamRedactor per route path, so a key the
  * model spells out across two deltas is still caught; any other event first releases what the
  * deltas held back, so the order of the stream is kept.
  */
@@ -19,7 +20,6 @@ export class TurnEventRedactor {
   }
 
   handle(event: TurnEvent): void {
-    if (this.redactor.empty) return this.out(event);
     if (event.type === 'assistant_delta') {
       const key = event.path.join('\u0000');
       let entry = this.streams.get(key);

@@ -7,10 +7,13 @@
  *
  * Which values are secret is decided elsewhere (`secretValues` in scrub.ts: the values of
  * `api_key_env` variables, SecretStorage keys overlaid on them, and variables whose names look
- * like secrets); this file only finds and masks them.
+ * like secrets); this file only finds and masks them. Credential-shaped values (a private key, a
+ * bearer token, `DB_PASSWORD=…`) are masked by their shape too, known or not: credential-patterns.ts.
  */
 
-export const REDACTED = '[redacted]';
+import { maskCredentials, REDACTED, safeCut } from './credential-patterns.js';
+
+export { REDACTED };
 
 function jsonInner(text: string): string {
   return JSON.stringify(text).slice(1, -1);
@@ -68,12 +71,18 @@ export class Redactor {
     this.literalSafe = alternation(forms.filter(isLiteralSafe));
   }
 
+  /** No known secret values (credential shapes are still masked). */
   get empty(): boolean {
     return this.all === null;
   }
 
-  /** Plain text with every form of every secret masked. */
+  /** Plain text with every form of every known secret masked, and every credential-shaped value. */
   text(text: string): string {
+    return text ? maskCredentials(this.known(text)) : text;
+  }
+
+  /** Plain text with the known secrets masked only (the stream masks shapes at safe cuts itself). */
+  known(text: string): string {
     if (!this.all || !text) return text;
     this.all.lastIndex = 0;
     return text.replace(this.all, REDACTED);
@@ -81,7 +90,6 @@ export class Redactor {
 
   /** A deep copy of `value` with every string (and object key) masked; other values as they are. */
   value<T>(value: T): T {
-    if (!this.all) return value;
     return this.walk(value, new WeakSet()) as T;
   }
 
@@ -140,17 +148,27 @@ export function redactText(text: string, secrets: readonly string[]): string {
 /**
  * Masks a stream of text pieces (an answer arriving delta by delta) so that a secret split
  * across pieces is still caught: the tail that could be the start of a secret is held back until
- * the next piece shows whether it is one.
+ * the next piece shows whether it is one. Two stages: credential shapes first, on text cut where
+ * masking a part alone is the same as masking the whole (`safeCut`: after a word, or a line when
+ * it holds an assignment or a header), then known values, whose possible starts are held back.
  */
 export class StreamRedactor {
   private held = '';
+  private unshaped = '';
 
   constructor(private readonly redactor: Redactor) {}
 
   /** What can be shown now, masked; may be '' while a possible secret's start is held back. */
   push(piece: string): string {
+    const text = this.unshaped + piece;
+    const cut = safeCut(text);
+    this.unshaped = text.slice(cut);
+    return this.pushKnown(maskCredentials(text.slice(0, cut)));
+  }
+
+  private pushKnown(piece: string): string {
     if (this.redactor.empty) return piece;
-    const masked = this.redactor.text(this.held + piece);
+    const masked = this.redactor.known(this.held + piece);
     const keep = this.heldTail(masked);
     this.held = masked.slice(masked.length - keep);
     return masked.slice(0, masked.length - keep);
@@ -158,13 +176,14 @@ export class StreamRedactor {
 
   /** The rest, at the end of the stream (it holds no whole secret). */
   flush(): string {
-    const rest = this.redactor.text(this.held);
+    const rest = this.redactor.text(this.held + maskCredentials(this.unshaped));
     this.held = '';
+    this.unshaped = '';
     return rest;
   }
 
   get pending(): boolean {
-    return this.held.length > 0;
+    return this.held.length > 0 || this.unshaped.length > 0;
   }
 
   /** Length of the longest suffix of `text` that is a proper prefix of some form. */

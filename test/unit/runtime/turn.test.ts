@@ -123,7 +123,7 @@ describe('the turn loop (spec 4.1)', function () {
       assert.ok(prompter.requests[0]!.why.some((w) => w.kind === 'outside_content'), 'prompter.requests[0]!.why.some((w) => w.kind === \'outside_content\')');
       assert.equal(existsSync(join(ws, 'pwned.txt')), false);
       const web = toolMessages(result.messages)[0]!;
-      assert.match(web.content, /<untrusted-content source="web_search">/);
+      assert.match(web.content, /<untrusted-content source="web_search" mark="[0-9a-f]{16}">/);
 
       // Without outside content, the same pre-approved call runs unasked.
       const plain = script(home, 'b', [{ tool_calls: [{ name: 'bash', arguments: { command: 'echo fine > fine.txt' } }] }, { text: 'ok' }]);
@@ -139,16 +139,15 @@ describe('the turn loop (spec 4.1)', function () {
 
   it('the loop guard stops three identical calls', async () => {
     const call = { name: 'list_dir', arguments: { path: '.' } };
-    const model = script(home, 'a', [{ tool_calls: [call] }, { tool_calls: [call] }, { tool_calls: [call] }, { tool_calls: [call] }, { text: 'giving up' }]);
+    const model = script(home, 'a', [{ tool_calls: [call] }, { tool_calls: [call] }, { tool_calls: [call] }, { text: 'giving up' }]);
     home.writeConfig({ agents: { a: { model } } });
     const pepe = await home.pepe({ workspace: home.dir });
     const { onEvent, events } = collectEvents();
     const result = await pepe.run({ agent: 'a', text: 'loop', onEvent });
     assert.equal(result.status, 'loop_guard');
     const results = toolMessages(result.messages);
-    assert.equal(results.length, 4, 'every call has a result, the ones after the guard included');
+    assert.equal(results.length, 3, 'every call has a result');
     assert.match(results[2]!.content, /loop guard: list_dir was called with the same arguments 3 times/);
-    assert.match(results[3]!.content, /not run: tool use was stopped/);
     assert.ok(events.some((e) => e.type === 'error' && /loop guard/.test(e.message)), 'events.some((e) => e.type === \'error\' && /loop guard/.test(e.message))');
     assert.equal(result.content, 'giving up', 'the model answered without tools');
   });
@@ -237,7 +236,8 @@ describe('the turn loop (spec 4.1)', function () {
       const result = await pepe.run({ agent: 'cli', text: 'hello', onEvent });
       assert.equal(result.status, 'ok', result.error);
       assert.equal(result.content, 'external says: hello');
-      assert.ok(events.some((e) => e.type === 'assistant_delta' && e.text === 'external says: hello'), 'events.some((e) => e.type === \'assistant_delta\' && e.text === \'external says: hello\')');
+      // Streamed (the masking stage may cut the text at a word, not where the harness did).
+      assert.equal(events.flatMap((e) => (e.type === 'assistant_delta' ? [e.text] : [])).join(''), 'external says: hello');
     } finally {
       delete process.env.EXTERNAL_AGENT_CLI;
       rmSync(bin, { recursive: true, force: true });

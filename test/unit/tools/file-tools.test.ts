@@ -188,7 +188,7 @@ describe('file tools: execution re-checks the path', () => {
     writeFileSync(join(w.outside, 'readme'), 'outside text');
     const r = await w.invoke(readFileTool, { path: join(w.outside, 'readme') });
     assert.equal(r.untrusted, true);
-    assert.match(r.content, /<untrusted-content source="file [^"]*readme">/);
+    assert.match(r.content, /<untrusted-content source="file [^"]*readme" mark="[0-9a-f]{16}">/);
     assert.match(r.content, /outside text/);
     assert.equal(w.outsideMarks.length, 1);
   });
