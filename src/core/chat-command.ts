@@ -9,6 +9,8 @@ export type ChatInput =
   /** `/agent` without a name, or with more than one word: the usage, not a message to the model. */
   | { kind: 'agent_usage'; usage: string }
   | { kind: 'new' }
+  /** `/help`: the chat's commands and the prompt files that `/name` expands. */
+  | { kind: 'help' }
   | { kind: 'exit' };
 
 export const AGENT_COMMAND_USAGE = 'usage: /agent NAME (hand the conversation to the agent NAME)';
@@ -17,6 +19,7 @@ export function parseChatInput(raw: string): ChatInput {
   const text = raw.trim();
   if (text === '/exit' || text === '/quit') return { kind: 'exit' };
   if (text === '/new') return { kind: 'new' };
+  if (text === '/help') return { kind: 'help' };
   const agent = /^\/agent(?:\s+(.*))?$/s.exec(text);
   if (agent) {
     const words = (agent[1] ?? '').trim().split(/\s+/).filter(Boolean);

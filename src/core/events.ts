@@ -26,6 +26,12 @@ export type TurnEvent = { path: string[] } & (
   | { type: 'slot_fallback'; slot: string; occupant: string; reason: string; detail: string; outcome: 'builtin' | 'refused' | 'error' }
   | { type: 'route_call'; phase: 'start' | 'end'; id: string; from: string; to: string; chain: string[]; result?: string; isError?: boolean }
   | { type: 'compaction'; before: number; after: number; by: string }
+  /**
+   * The project instruction files given to the model (issue 24): at the turn's start, and again
+   * for the nested AGENTS.md files a file tool's folder brought in. `cut`: over a cap; `leftOut`:
+   * found but over the total cap.
+   */
+  | { type: 'instructions'; files: { name: string; cut: boolean }[]; leftOut: string[] }
   /** From an agent core's pipeline (spec 7): progress, notices, soft slot failures, restricted mode. */
   | { type: 'core'; event: CoreEvent }
   | { type: 'model_fallback'; from: string; to: string | null; error: string }

@@ -54,6 +54,8 @@ export interface RuntimeCoreHostDeps {
   runTurn: (opts: RunTurnOptions) => Promise<TurnResult & { coreResult?: Sdk.JsonValue | null }>;
   /** Pepe's log: soft slot failures, notices and ignored return values are written there too. */
   log?: (record: LogRecord) => void;
+  /** A skill of the turn's catalog (the person's and the workspace's, as load_skill sees them): its text, or null. */
+  skill?: (name: string) => Promise<string | null>;
 }
 
 /**
@@ -172,7 +174,7 @@ export class RuntimeCoreHost implements CoreHost {
   }
 
   async activateSkill(name: string, _caller?: SlotRef, coreText?: string): Promise<boolean> {
-    const text = coreText ?? SKILLS[name];
+    const text = coreText ?? SKILLS[name] ?? (await this.deps.skill?.(name)) ?? undefined;
     if (!text) return false;
     if (!this.skills.includes(text)) this.skills.push(text);
     return true;
