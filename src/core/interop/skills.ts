@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { looksLikeSecretFile } from '../permissions/secret-files.js';
+import type { Skill, SkillCatalog } from './skill-types.js';
 import { isFolderWithin, readTextFile, relativeName, sortedEntries, splitFrontMatter } from './text-files.js';
 
 /**
@@ -23,27 +24,7 @@ export const SKILL_DESCRIPTION_CHARS = 1024;
 export const MAX_LISTED_SKILLS = 64;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export interface Skill {
-  name: string;
-  description: string;
-  /** Where the person sees it: `.claude/skills/review/SKILL.md`, `~pepe/skills/review/SKILL.md`. */
-  shownAs: string;
-  source: 'home' | 'workspace';
-  /** The skill's folder: what load_skill may read is confined to its real location. */
-  dir: string;
-}
-
-export interface SkillProblem {
-  file: string;
-  message: string;
-}
-
-export interface SkillCatalog {
-  skills: Skill[];
-  /** Skills hidden by one of the same name found earlier. */
-  shadowed: { skill: Skill; by: Skill }[];
-  problems: SkillProblem[];
-}
+export type { Skill, SkillCatalog, SkillProblem } from './skill-types.js';
 
 export interface SkillSources {
   /** $PEPE_HOME. */

@@ -4,7 +4,7 @@ import type { Builtins } from '../builtins.js';
 import type { PepePaths } from '../paths.js';
 import type { TurnEvent } from '../events.js';
 import type { SlotEvents, SlotService } from '../slots/slot-service.js';
-import type { SkillCatalog } from '../interop/skills.js';
+import type { SkillCatalog } from '../interop/skill-types.js';
 
 /** What a tool returns to the model. `untrusted` marks outside content (spec 5.3). */
 export interface ToolOutcome {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INSTRUCTION_FILE_CHARS, INSTRUCTION_TOTAL_CHARS, instructionSelection, instructionsMessage, selects, TurnInstructions } from '../../../src/core/interop/instructions.js';
+import { INSTRUCTION_FILE_CHARS, INSTRUCTION_TOTAL_CHARS, instructionSelection, instructionsMessage, selects, TurnInstructions, type InstructionSelection } from '../../../src/core/interop/instructions.js';
 import { ALL_INSTRUCTION_FILES, FixtureRepo } from './fixture.js';
 
 describe('project instruction files (issue 24)', () => {
@@ -56,7 +56,7 @@ describe('project instruction files (issue 24)', () => {
 
   it('`instructions` selects by name or glob, a folder selects its files, false/"off" turns them off; an agent overrides its project', async () => {
     repo = new FixtureRepo(ALL_INSTRUCTION_FILES);
-    const pick = async (sel: Parameters<typeof TurnInstructions.prototype.constructor>[1]) => names(await new TurnInstructions(repo.dir, sel).atStart(repo.path('pkg')));
+    const pick = async (sel: InstructionSelection) => names(await new TurnInstructions(repo.dir, sel).atStart(repo.path('pkg')));
     assert.deepEqual(await pick(['AGENTS.md']), ['AGENTS.md', 'pkg/AGENTS.md']);
     assert.deepEqual(await pick(['.clinerules']), ['.clinerules/01-style.md', '.clinerules/02-tests.md']);
     assert.deepEqual(await pick(['.cursor/rules/*.mdc', 'CLAUDE.md']), ['CLAUDE.md', '.cursor/rules/always.mdc']);
