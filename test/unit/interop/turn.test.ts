@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolMessage } from '../../../src/core/messages.js';
+import { scaffoldCore } from '../../../src/core/cores/scaffold.js';
 import { collectEvents, script } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
 import { ALL_INSTRUCTION_FILES, FixtureRepo } from './fixture.js';
@@ -109,6 +110,22 @@ describe('instructions and skills in a turn (issue 24)', function () {
     const catalog = await pepe.interop.skills();
     assert.deepEqual(catalog.skills.map((s) => [s.name, s.description, s.source]), [['review', 'my own review', 'home']]);
     assert.deepEqual(catalog.shadowed.map((s) => s.skill.shownAs), ['.pepe/skills/review/SKILL.md']);
+  });
+
+  it('an agent core’s ctx.skills.activate sees the same skills as load_skill', async () => {
+    repo.write({ '.github/skills/style/SKILL.md': '---\nname: style\ndescription: House style\n---\nSTYLE-BODY: tabs, never spaces.' });
+    const core = join(home.dir, 'cores', 'c');
+    scaffoldCore(core);
+    const dir = join(core, 'agent', 'input', 'skills');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'slot.yaml'), 'entrypoint: module:process\nfailure_policy: soft\ncapabilities: [skill.activate]\n');
+    writeFileSync(join(dir, 'module.ts'), "export async function process(ctx: any) { await ctx.skills.activate('style'); }\n");
+    writeFileSync(join(core, 'agent', 'pipelines.yaml'), 'schema_version: 1\nbootstrap:\n  serial: []\ninput:\n  serial: [skills, base_input]\n  parallel: []\noutput:\n  serial: [base_output]\n  parallel: []\n');
+    home.writeConfig({ agents: { a: { model: script(home, 'a', [{ echo_prompt: true }]), core } } });
+    const pepe = await home.pepe({ workspace: repo.dir });
+    const result = await pepe.run({ agent: 'a', text: 'hi' });
+    assert.equal(result.status, 'ok', result.error);
+    assert.match(result.content, /system: <skill name="style" source=".github\/skills\/style\/SKILL.md">\nSTYLE-BODY/);
   });
 
   it('no skill, no load_skill tool: an agent without skills sees the tools it saw before', async () => {
