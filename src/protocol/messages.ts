@@ -88,6 +88,10 @@ export const ViewStateSchema = z.object({
 });
 export type ViewState = z.infer<typeof ViewStateSchema>;
 
+/** What the input completes after a `/`: the chat's own commands and the prompt files (`/name args`). */
+export const SlashCommandSchema = z.object({ name: z.string(), detail: z.string(), kind: z.enum(['command', 'prompt']) });
+export type SlashCommand = z.infer<typeof SlashCommandSchema>;
+
 // ---- host → webview ----
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
@@ -105,6 +109,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agents'), agents: z.array(AgentInfoSchema), models: z.array(ModelChoiceSchema) }),
   z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
   z.object({ type: z.literal('copied') }),
+  /** The `/` completions, sent after `init` (prompt files can change: sent again after each turn). */
+  z.object({ type: z.literal('commands'), commands: z.array(SlashCommandSchema).check(z.maxLength(500)) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
