@@ -11,7 +11,7 @@ import { agentModelProblem } from './models/usable.js';
 
 export interface DoctorFinding {
   level: 'problem' | 'warning';
-  area: 'config' | 'slot' | 'plugin' | 'route' | 'model' | 'core' | 'mcp';
+  area: 'config' | 'slot' | 'plugin' | 'route' | 'model' | 'core' | 'mcp' | 'interop';
   message: string;
 }
 

@@ -408,7 +408,7 @@ export class Pepe {
   // ---- health ----
 
   async doctor(): Promise<DoctorFinding[]> {
-    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp))];
+    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp)), ...(await this.interop.findings())];
   }
 
   /** The workspace's checkpoints (a shadow repository outside the project): for hosts' restore and compare. */

@@ -100,6 +100,9 @@ describe('instructions and skills in a turn (issue 24)', function () {
     const catalog = await pepe.interop.skills();
     assert.deepEqual(catalog.problems.map((p) => p.file), ['.github/skills/broken/SKILL.md']);
     assert.match(catalog.problems[0]!.message, /^line \d+: the front matter is not valid YAML/);
+    const doctor = (await pepe.doctor()).filter((f) => f.area === 'interop');
+    assert.deepEqual(doctor.map((f) => f.level), ['problem']);
+    assert.match(doctor[0]!.message, /^skill \.github\/skills\/broken\/SKILL\.md: line \d+: .*\(the skill is not used\)$/);
   });
 
   it('a skill of the same name in PEPE_HOME wins over the workspace’s, and the hidden one is reported', async () => {
@@ -110,6 +113,7 @@ describe('instructions and skills in a turn (issue 24)', function () {
     const catalog = await pepe.interop.skills();
     assert.deepEqual(catalog.skills.map((s) => [s.name, s.description, s.source]), [['review', 'my own review', 'home']]);
     assert.deepEqual(catalog.shadowed.map((s) => s.skill.shownAs), ['.pepe/skills/review/SKILL.md']);
+    assert.deepEqual((await pepe.doctor()).filter((f) => f.area === 'interop').map((f) => f.message), ['skill "review" at .pepe/skills/review/SKILL.md is hidden by $PEPE_HOME/skills/review/SKILL.md']);
   });
 
   it('an agent core’s ctx.skills.activate sees the same skills as load_skill', async () => {
