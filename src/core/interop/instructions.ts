@@ -116,11 +116,6 @@ export class TurnInstructions {
     private readonly selection: InstructionSelection,
   ) {}
 
-  /** Names already given (a resumed session's earlier ones count: they are in its history). */
-  markGiven(names: Iterable<string>): void {
-    for (const n of names) this.given.add(n);
-  }
-
   /** Every instruction file for a turn working in `folder`, in order. */
   async atStart(folder: string): Promise<InstructionFile[]> {
     if (this.selection === 'none') return [];
@@ -187,11 +182,4 @@ export const INSTRUCTIONS_PREAMBLE =
 export function instructionsMessage(files: readonly InstructionFile[], leftOut: readonly string[] = []): string | null {
   if (!files.length && !leftOut.length) return null;
   return `${INSTRUCTIONS_PREAMBLE}\n\n${instructionsBlock(files, leftOut)}`;
-}
-
-/** Names of the instruction files a transcript already carries (a tool result that added a nested AGENTS.md). */
-export function givenIn(contents: Iterable<string>): string[] {
-  const out: string[] = [];
-  for (const c of contents) for (const m of c.matchAll(/<workspace-instructions source="([^"]+)">/g)) out.push(m[1]!);
-  return out;
 }

@@ -4,7 +4,7 @@ import type { EventSink } from '../events.js';
 import type { Message } from '../messages.js';
 import { resolveInWorkspace } from '../tools/paths.js';
 import type { Tool } from '../tools/tool.js';
-import { givenIn, instructionsBlock, instructionSelection, instructionsMessage, TurnInstructions, type InstructionFile } from './instructions.js';
+import { instructionsBlock, instructionSelection, instructionsMessage, TurnInstructions, type InstructionFile } from './instructions.js';
 import { discoverSkills, skillsListMessage, type SkillCatalog } from './skills.js';
 import { projectRoot } from './text-files.js';
 
@@ -21,11 +21,11 @@ export interface TurnInterop {
   skills: SkillCatalog;
 }
 
-export async function turnInterop(opts: { workspace: string; home: string; trusted: boolean; agentConfig: AgentConfig; config: PepeConfig; history: readonly Message[] }): Promise<TurnInterop> {
+export async function turnInterop(opts: { workspace: string; home: string; trusted: boolean; agentConfig: AgentConfig; config: PepeConfig }): Promise<TurnInterop> {
   const root = opts.trusted ? await projectRoot(opts.workspace) : null;
+  // Every turn starts afresh: a marker in the session's history could be written by anything the
+  // model read, so what was given before is never taken from it (a nested file may come again).
   const instructions = new TurnInstructions(root ?? opts.workspace, root ? instructionSelection(opts.agentConfig, opts.config) : 'none');
-  // Nested files a tool result of this session already carries are not given twice.
-  instructions.markGiven(givenIn(opts.history.filter((m) => m.role === 'tool').map((m) => m.content)));
   const [files, skills] = await Promise.all([instructions.atStart(opts.workspace), discoverSkills({ home: opts.home, root })]);
   return { instructions, files, skills };
 }

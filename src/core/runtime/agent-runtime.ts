@@ -238,7 +238,7 @@ export class AgentRuntime {
     const mcp = this.deps.mcp && this.deps.trusted() ? await this.deps.mcp.toolsFor(agentConfig, signal) : { tools: [], problems: [] };
     const workspace = prep.workspace ?? this.deps.workspace;
     // Instruction files and skills from the workspace only where it is trusted; the person's own skills always.
-    const interop = await turnInterop({ workspace, home: this.deps.paths.home, trusted: this.deps.trusted(), agentConfig, config, history: session.messages });
+    const interop = await turnInterop({ workspace, home: this.deps.paths.home, trusted: this.deps.trusted(), agentConfig, config });
     const builtin = this.tools.visibleTo(agentConfig, (name) => name !== 'load_skill' || interop.skills.skills.length > 0);
     const agentTools = withNestedInstructions([...builtin, ...mcp.tools], interop, workspace, emit, chain);
     const toolContext: ToolContext = {
