@@ -57,6 +57,11 @@ describe('pepe run / chat with the files people bring: --verbose, --untrusted, /
     assert.match(r.stderr, /using the prompt \/review \(\.pepe\/prompts\/review\.md\)/);
     const unknown = await inRepo(['run', 'a', '/tmp is full']);
     assert.match(unknown.stdout, /user: \/tmp is full$/);
+    repo.write({ '.pepe/prompts/review.md': '---\ndescription: [broken\n---\nReview' });
+    const broken = await inRepo(['run', 'a', '/review x.ts']);
+    assert.equal(broken.exitCode, 2, 'a prompt that cannot be used is a usage error; nothing is sent');
+    assert.match(broken.stderr, /pepe: \.pepe\/prompts\/review\.md: line \d+: the front matter is not valid YAML/);
+    assert.equal(broken.stdout, '');
   });
 
   it('chat: /help lists the prompt files; /name args expands', async () => {
