@@ -33,7 +33,8 @@ export function buildProgram(ctx: CliContext): Command {
   const program = new Command('pepe')
     .description('Pepe: a team of AI agents with exclusive slots, routes and a permission barrier.')
     .option('--home <dir>', 'PEPE_HOME to use (default: $PEPE_HOME, then ~/.pepe)')
-    .option('--verbose', 'print error details')
+    .option('--verbose', 'print error details; run and chat also name the instruction files used')
+    .option('--untrusted', "treat this folder as untrusted (like VS Code's Restricted Mode): its instruction, skill and prompt files are not read, nothing in it runs, nothing writes")
     .showHelpAfterError('(run pepe --help for usage)')
     .exitOverride();
   registerSlotCommands(program, ctx);
@@ -59,9 +60,10 @@ export async function main(argv: string[]): Promise<number> {
   let code = 0;
   const ctx: CliContext = {
     pepe: async (options = {}) => {
-      const home = program.opts<{ home?: string }>().home;
+      const { home, untrusted } = program.opts<{ home?: string; untrusted?: boolean }>();
       if (!pepe) {
-        pepe = await (await loadCliCore()).createPepe({ ...options, home });
+        // The CLI trusts the folder it runs in, as VS Code trusts a folder you open, unless told not to.
+        pepe = await (await loadCliCore()).createPepe({ ...options, home, ...(untrusted ? { trusted: false } : {}) });
         warnSetAside(pepe);
       }
       return pepe;

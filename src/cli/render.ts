@@ -10,6 +10,12 @@ const short = (value: unknown, max = 160) => {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };
 
+/** "using AGENTS.md, .github/copilot-instructions.md (cut)": the instruction files a turn was given. */
+export function instructionsUsed(e: Extract<TurnEvent, { type: 'instructions' }>): string {
+  const names = e.files.map((f) => (f.cut ? `${f.name} (cut)` : f.name));
+  return `using ${names.join(', ') || 'no instruction file'}${e.leftOut.length ? `; left out, over the total cap: ${e.leftOut.join(', ')}` : ''}`;
+}
+
 /**
  * Renders turn events for a terminal: the answer streams to stdout; tool calls, approvals,
  * fallbacks and routed calls go to stderr as short indented lines, nested by route depth.
@@ -17,7 +23,12 @@ const short = (value: unknown, max = 160) => {
 export class TerminalRenderer {
   private atLineStart = true;
 
-  constructor(private readonly out: (text: string) => void, private readonly err: (text: string) => void) {}
+  constructor(
+    private readonly out: (text: string) => void,
+    private readonly err: (text: string) => void,
+    /** `--verbose`: also which project instruction files the model was given. */
+    private readonly options: { verbose?: boolean } = {},
+  ) {}
 
   handle(e: TurnEvent): void {
     const depth = e.path.length - 1;
@@ -53,6 +64,9 @@ export class TerminalRenderer {
         return note(`↩ model ${e.from} failed (${e.error})${e.to ? `; trying ${e.to}` : ''}`);
       case 'route_call':
         return note(e.phase === 'start' ? `→ ${e.chain.join(' → ')}` : `← ${e.to} answered`);
+      case 'instructions':
+        if (this.options.verbose) note(`ℹ ${instructionsUsed(e)}`);
+        return;
       case 'compaction':
         return note(`⇣ compacted the conversation (${e.before} → ${e.after} messages, by ${e.by})`);
       case 'core':

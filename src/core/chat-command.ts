@@ -11,6 +11,8 @@ export type ChatInput =
   | { kind: 'new' }
   /** `/trust`: the person read the outside content this conversation took in and trusts it again (spec 5.3). */
   | { kind: 'trust' }
+  /** `/help`: the chat's commands and the prompt files that `/name` expands. */
+  | { kind: 'help' }
   | { kind: 'exit' };
 
 export const AGENT_COMMAND_USAGE = 'usage: /agent NAME (hand the conversation to the agent NAME)';
@@ -20,6 +22,7 @@ export function parseChatInput(raw: string): ChatInput {
   if (text === '/exit' || text === '/quit') return { kind: 'exit' };
   if (text === '/new') return { kind: 'new' };
   if (text === '/trust') return { kind: 'trust' };
+  if (text === '/help') return { kind: 'help' };
   const agent = /^\/agent(?:\s+(.*))?$/s.exec(text);
   if (agent) {
     const words = (agent[1] ?? '').trim().split(/\s+/).filter(Boolean);

@@ -12,7 +12,7 @@ import { agentModelProblem } from './models/usable.js';
 export interface DoctorFinding {
   /** `info`: said for the person to know (what a confined command can see); never unhealthy. */
   level: 'problem' | 'warning' | 'info';
-  area: 'config' | 'slot' | 'plugin' | 'route' | 'model' | 'core' | 'mcp';
+  area: 'config' | 'slot' | 'plugin' | 'route' | 'model' | 'core' | 'mcp' | 'interop';
   message: string;
 }
 

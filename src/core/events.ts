@@ -31,6 +31,12 @@ export type TurnEvent = { path: string[] } & (
    * trusts it again. Sent after turn_start when it already did, and whenever a new source comes in.
    */
   | { type: 'taint'; sources: string[] }
+  /**
+   * The project instruction files given to the model (issue 24): at the turn's start, and again
+   * for the nested AGENTS.md files a file tool's folder brought in. `cut`: over a cap; `leftOut`:
+   * found but over the total cap.
+   */
+  | { type: 'instructions'; files: { name: string; cut: boolean }[]; leftOut: string[] }
   /** From an agent core's pipeline (spec 7): progress, notices, soft slot failures, restricted mode. */
   | { type: 'core'; event: CoreEvent }
   | { type: 'model_fallback'; from: string; to: string | null; error: string }

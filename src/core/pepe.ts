@@ -32,6 +32,7 @@ import { DEFAULT_SANDBOX_TIMEOUT_MS } from './slots/builtin/sandbox.js';
 import { staticChain } from './slots/builtin/model-select.js';
 import { mcpFindings } from './mcp/doctor.js';
 import { McpManager } from './mcp/manager.js';
+import { WorkspaceText } from './interop/workspace-text.js';
 import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
 import { namesBuiltin, projectOf, type ResolveTarget } from './slots/resolve.js';
 import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
@@ -90,6 +91,8 @@ export class Pepe {
   readonly mcp: McpManager;
   /** Default cwd for commands and root for relative file paths. */
   readonly workspace: string;
+  /** Prompt files (`/name`) and skills, the workspace's only while it is trusted. */
+  readonly interop: WorkspaceText;
   private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [], setAside: [] };
   private workspaceTrusted: boolean;
 
@@ -107,6 +110,7 @@ export class Pepe {
     // Relative `mock:<script>` paths in config.json resolve against PEPE_HOME, where the file lives.
     const providerOptions: CreateProviderOptions = { baseDir: this.paths.home, ...options.providerOptions };
     this.workspace = options.workspace ?? process.cwd();
+    this.interop = new WorkspaceText(this.paths.home, this.workspace, () => this.workspaceTrusted);
     this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface, (messages, model, signal) =>
       summariseWithModel(messages, model, { config: this.config, env: this.env, providerOptions }, signal),
     );
@@ -416,7 +420,7 @@ export class Pepe {
   // ---- health ----
 
   async doctor(): Promise<DoctorFinding[]> {
-    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp))];
+    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp)), ...(await this.interop.findings())];
   }
 
   /** The workspace's checkpoints (a shadow repository outside the project): for hosts' restore and compare. */

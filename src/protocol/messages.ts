@@ -88,6 +88,10 @@ export const ViewStateSchema = z.object({
 });
 export type ViewState = z.infer<typeof ViewStateSchema>;
 
+/** What the input completes after a `/`: the chat's own commands and the prompt files (`/name args`). */
+export const SlashCommandSchema = z.object({ name: z.string(), detail: z.string(), kind: z.enum(['command', 'prompt']) });
+export type SlashCommand = z.infer<typeof SlashCommandSchema>;
+
 // ---- host → webview ----
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
@@ -107,6 +111,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copied') }),
   /** Put the keyboard focus back in the message input (after an approval, a pick, a diff, on reveal). */
   z.object({ type: z.literal('focus_input') }),
+  /** The `/` completions, sent after `init` (prompt files can change: sent again after each turn). */
+  z.object({ type: z.literal('commands'), commands: z.array(SlashCommandSchema).check(z.maxLength(500)) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 

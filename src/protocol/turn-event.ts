@@ -57,6 +57,7 @@ export const TurnEventSchema = z.discriminatedUnion('type', [
   }),
   variant('compaction', { before: z.number(), after: z.number(), by: z.string() }),
   variant('taint', { sources: z.array(z.string()) }),
+  variant('instructions', { files: z.array(z.object({ name: z.string(), cut: z.boolean() })), leftOut: z.array(z.string()) }),
   variant('model_fallback', { from: z.string(), to: z.nullable(z.string()), error: z.string() }),
   variant('error', { message: z.string(), recoverable: z.boolean() }),
   variant('core', { event: CoreEventSchema }),

@@ -41,7 +41,7 @@ export function buildLayout(app: HTMLElement): Layout {
   const historySearch = h('input', { type: 'search', class: 'history-search', 'aria-label': 'Search sessions by title or agent', placeholder: 'Search sessions…' });
   const history = h('section', { id: 'history', class: 'history', hidden: true, 'aria-label': 'Session history' }, h('h2', {}, 'Sessions'), historySearch, historyList);
   const transcript = h('main', { id: 'transcript', class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
-  const input = h('textarea', { id: 'input', rows: '3', 'aria-label': 'Message (Enter sends, Shift+Enter adds a line, /agent NAME switches agent)', placeholder: 'Message… (Enter to send, Shift+Enter for a new line, /agent NAME to switch)' });
+  const input = h('textarea', { id: 'input', rows: '3', 'aria-label': 'Message (Enter sends, Shift+Enter adds a line, /agent NAME switches agent, / lists commands and prompts)', placeholder: 'Message… (Enter to send, Shift+Enter for a new line, / for commands and prompts)' });
   const send = h('button', { type: 'button', class: 'primary', 'data-action': 'send', 'aria-label': 'Send', title: 'Send (Enter)' }, icon('send'), ' Send');
   const stop = h('button', { type: 'button', class: 'secondary', 'data-action': 'stop', 'aria-label': 'Stop the turn', title: 'Stop', hidden: true }, icon('debug-stop'), ' Stop');
   const status = h('div', { class: 'sr-status', role: 'status', 'aria-live': 'polite' });
@@ -82,7 +82,7 @@ export function showState(layout: Layout, state: PanelState): void {
   layout.stop.hidden = !state.busy;
   layout.agent.disabled = state.busy;
   document.body.dataset.busy = String(state.busy);
-  layout.input.placeholder = state.agent ? `Message ${state.agent}… (Enter to send, Shift+Enter for a new line, /agent NAME to switch)` : 'No agent yet';
+  layout.input.placeholder = state.agent ? `Message ${state.agent}… (Enter to send, Shift+Enter for a new line, / for commands and prompts)` : 'No agent yet';
 }
 
 /** Sessions whose title, agent or id contains every word of `query` (case-insensitive). */

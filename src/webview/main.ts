@@ -4,6 +4,7 @@ import { Frames } from './frames.js';
 import { buildLayout, fillAgents, fillHistory, fillModels, showState } from './layout.js';
 import { Transcript } from './transcript.js';
 import { AttachContext } from './attach-context.js';
+import { SlashCompletion } from './slash-commands.js';
 
 /**
  * The chat webview (issue 7): talks to the host only through the protocol in src/protocol
@@ -32,6 +33,7 @@ layout.input.value = view.draft ?? '';
 const post = (m: WebviewMessage) => vscode.postMessage(m);
 // Before the composer's Enter handler: an open @ completion takes Enter first.
 const attach = new AttachContext(layout.input, layout.input.parentElement!, post);
+const slash = new SlashCompletion(layout.input, layout.input.parentElement!);
 const save = (patch: Partial<ViewState>) => {
   view = { ...view, ...patch };
   vscode.setState(view);
@@ -73,6 +75,8 @@ function onHostMessage(msg: HostMessage): void {
     case 'sessions':
       sessions = msg.sessions;
       return showHistory();
+    case 'commands':
+      return slash.set(msg.commands);
     case 'copied':
       layout.status.textContent = 'Copied to the clipboard';
       setTimeout(() => (layout.status.textContent = ''), 1500);

@@ -195,6 +195,11 @@ export class Transcript {
         // The last model of the chain failing ends the turn: its error is in the turn's failure.
         if (!e.to) return;
         return void this.run(e.path).el.append(this.notice('warning', `Model ${e.from} failed (${e.error}); ${e.to} answers instead.`));
+      case 'instructions': {
+        const names = e.files.map((f) => (f.cut ? `${f.name} (cut to the size cap)` : f.name));
+        const left = e.leftOut.length ? `; left out, over the size cap: ${e.leftOut.join(', ')}` : '';
+        return void this.run(e.path).el.append(this.notice('info', `Using ${names.join(', ') || 'no instruction file'}${left}`, undefined, 'instructions-used'));
+      }
       case 'compaction':
         return void this.run(e.path).el.append(this.notice('info', `The conversation was condensed (${e.before} → ${e.after} messages, by ${e.by}).`));
       case 'approval_followup':

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage, UsageError } from '../../core/errors.js';
-import { visibleLine } from '../../core/permissions/display.js';
+import { visible, visibleLine } from '../../core/permissions/display.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
-import { explicitModel } from './run.js';
+import { promptLines } from '../../core/interop/prompts.js';
+import { expandedText, explicitModel, globalFlags } from './run.js';
 
-const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /trust (trust this conversation again after outside content), /exit; Ctrl+C stops a running turn';
+const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /trust (trust this conversation again after outside content), /help (commands and prompts), /exit; /name args uses a prompt file; Ctrl+C stops a running turn';
 
 /** Shown in the prompt while the conversation holds outside content (pre-approvals paused). */
 export const TAINT_MARK = ' [outside content: asks first; /trust]';
@@ -19,7 +20,10 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .option('--model <id>', 'use this model, bypassing the model_select slot')
     .option('--provider <name>', '"fake": the built-in mock model')
     .option('--session <id>', 'continue this session')
-    .action(async (first: string, opts: { model?: string; provider?: string; session?: string }) => {
+    .option('--verbose', 'also name (on stderr) the instruction files and prompt files used')
+    .option('--untrusted', "leave the folder's instruction, skill and prompt files out, run nothing from it, write nothing (VS Code's Restricted Mode)")
+    .action(async (first: string, opts: { model?: string; provider?: string; session?: string }, cmd: Command) => {
+      const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
       const { createInterface, TerminalRenderer, TtyPrompter } = await loadCliCore();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
@@ -29,7 +33,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd() });
       const canonical = pepe.switchTarget({ agent: first, switchTo: first }).agent;
       if (!canonical) throw new UsageError(`unknown agent "${first}"; see pepe agent list`);
-      const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
+      const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t), { verbose });
       let agent = canonical;
       let sessionId = opts.session;
       // Outside content in this conversation (spec 5.3): shown in the prompt until the person types /trust.
@@ -78,6 +82,11 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           ctx.out(input.usage);
           continue;
         }
+        if (input.kind === 'help') {
+          const prompts = promptLines(await pepe.interop.prompts());
+          ctx.out(`${HELP}\n${prompts.length ? `prompts:\n${prompts.map((l) => `  ${visible(l)}`).join('\n')}` : 'no prompt files (add one as .pepe/prompts/NAME.md or $PEPE_HOME/prompts/NAME.md)'}`);
+          continue;
+        }
         // The configuration as it is now: agents, routes and slots edited meanwhile apply from this turn.
         await reload();
         if (input.kind === 'agent') {
@@ -92,7 +101,6 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           }
           continue;
         }
-        const text = input.text.trim();
         turn = new AbortController();
         try {
           const onEvent = (e: Parameters<typeof renderer.handle>[0]) => {
@@ -102,6 +110,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
               process.stderr.write(`  ⚠ this conversation took in outside content (${e.sources.map(visibleLine).join(', ')}): pre-approved calls ask first until you type /trust\n`);
             }
           };
+          const text = await expandedText(pepe, input.text.trim(), (line) => verbose && process.stderr.write(`ℹ ${line}\n`));
           const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent, personPresent: person, metadata: { channel: 'cli-chat' } });
           sessionId = result.sessionId;
           tainted = result.tookInOutsideContent;

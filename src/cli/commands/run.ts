@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Pepe } from '../../core/pepe.js';
 import { UsageError } from '../../core/errors.js';
 import type { TurnEvent } from '../../core/runtime/events.js';
 import { Redactor } from '../../core/secrets/redact.js';
@@ -21,25 +22,47 @@ export function explicitModel(opts: { model?: string; provider?: string }): stri
   return opts.provider === 'fake' ? 'mock' : opts.model;
 }
 
+/**
+ * The text a turn is given: `/name args` becomes the prompt file's text (a name no prompt has is
+ * sent as typed). A prompt that exists but cannot be used is a usage error: nothing is sent.
+ */
+export async function expandedText(pepe: Pepe, text: string, say: (line: string) => void): Promise<string> {
+  const expansion = await pepe.interop.expand(text);
+  if (expansion.kind === 'error') throw new UsageError(expansion.message);
+  if (expansion.kind === 'none') return text;
+  say(`using the prompt /${expansion.prompt.name} (${expansion.prompt.shownAs})`);
+  return expansion.text;
+}
+
+/** The global `--verbose` and `--untrusted`, given before or after the command's name. */
+export const globalFlags = (cmd: Command): { verbose: boolean; untrusted: boolean } => {
+  const all = cmd.optsWithGlobals<{ verbose?: boolean; untrusted?: boolean }>();
+  return { verbose: !!all.verbose, untrusted: !!all.untrusted };
+};
+
 export function registerRunCommand(program: Command, ctx: CliContext): void {
   program
     .command('run')
     .description('run one turn of an agent and stream its answer')
     .argument('<agent>')
-    .argument('<text>')
+    .argument('<text>', 'the message; "/name args" uses the prompt file name ($PEPE_HOME/prompts/, .pepe/prompts/, .github/prompts/)')
     .option('--model <id>', 'use this model, bypassing the model_select slot')
     .option('--provider <name>', '"fake": the built-in mock model (same as --model mock)')
     .option('--session <id>', 'continue this session')
     .option('--no-input', 'never ask: gated calls are refused and parked as pending approvals')
     .option('--json', 'print one JSON event per line; the last is turn_end')
-    .action(async (agent: string, text: string, opts: RunOptions) => {
+    .option('--verbose', 'also name (on stderr) the instruction files and prompt file used')
+    .option('--untrusted', "leave the folder's instruction, skill and prompt files out, run nothing from it, write nothing (VS Code's Restricted Mode)")
+    .action(async (agent: string, given: string, opts: RunOptions, cmd: Command) => {
+      const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
       const core = await loadCliCore();
       // Spec 5.4: without a terminal to ask on, nobody is present.
       const interactive = opts.input && !!process.stdin.isTTY && !opts.json;
       const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
       const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd() });
-      const renderer = new core.TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
+      const renderer = new core.TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t), { verbose });
+      const text = await expandedText(pepe, given, (line) => verbose && !opts.json && process.stderr.write(`ℹ ${line}\n`));
       // Spec 8: the core masks the event stream; a JSON line is masked again on its serialised
       // text, where escaping can spell a key anew.
       const redactor = new Redactor(secretValues(pepe.env, pepe.config));

@@ -24,6 +24,12 @@ export const HeartbeatConfig = z.looseObject({
   prompt: z.string().optional(),
 });
 
+/**
+ * Which project instruction files (AGENTS.md, CLAUDE.md, …) an agent is given: names or globs
+ * (`["AGENTS.md", ".cursor/rules/*"]`), or `false` / `"off"` for none. Absent: every file found.
+ */
+export const InstructionsSetting = z.union([z.literal(false), z.literal('off'), z.array(z.string().min(1))]);
+
 export const AgentConfig = z.looseObject({
   model: z.string().min(1).optional(),
   model_chain: z.array(z.string().min(1)).optional(),
@@ -38,6 +44,8 @@ export const AgentConfig = z.looseObject({
   core: z.string().min(1).optional(),
   /** MCP servers (every tool) or tools (`mcp__<server>__<tool>`) this agent may use. */
   mcp: AgentMcpSelection.optional(),
+  /** Project instruction files this agent uses (names or globs), or false / "off"; absent: its project's, else all. */
+  instructions: InstructionsSetting.optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -46,6 +54,8 @@ export const ProjectConfig = z.looseObject({
   /** Projects whose agents this project's agents may message (directed; routes are still needed). */
   can_message_projects: z.array(name('project')).optional(),
   spend_cap_usd: z.number().nonnegative().optional(),
+  /** Project instruction files its agents use, unless an agent says otherwise. */
+  instructions: InstructionsSetting.optional(),
   tier_thresholds: z
     .looseObject({
       low_compute: z.number().positive().optional(),

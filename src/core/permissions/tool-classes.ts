@@ -5,7 +5,7 @@
  * seen — is gated: unknown means risky.
  */
 
-export const FREE_TOOLS = ['read_file', 'list_dir', 'memory_search', 'remember', 'web_search', 'send_to_agent'] as const;
+export const FREE_TOOLS = ['read_file', 'list_dir', 'memory_search', 'remember', 'web_search', 'send_to_agent', 'load_skill'] as const;
 export const SHELL_TOOLS = ['bash', 'run_script'] as const;
 export const ALWAYS_GATED_TOOLS = ['write_file', 'edit_file', 'switch_agent', 'set_route'] as const;
 

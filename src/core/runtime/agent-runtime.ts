@@ -21,6 +21,8 @@ import { withAttachments } from '../context-attachments.js';
 import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
 import type { McpManager } from '../mcp/manager.js';
+import { readSkill } from '../interop/skills.js';
+import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions, type TurnInterop } from '../interop/turn-interop.js';
 import { logRecord, toTurnEvent } from './barrier-events.js';
 import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';
@@ -102,6 +104,8 @@ interface PreparedTurn {
   followUp: FollowUpItem[] | null;
   /** Told to the person once the turn starts (an MCP server that could not start: the turn goes on without it). */
   notices: string[];
+  /** The project's instruction files and the skills this turn may load (issue 24). */
+  interop: TurnInterop;
 }
 
 interface TurnOutcome {
@@ -175,6 +179,8 @@ export class AgentRuntime {
     } finally {
       turn.emit({ type: 'turn_start', path: turn.chain, agent: opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, model: models[0]?.id ?? null });
       if (turn.run.tookInOutsideContent) turn.emit({ type: 'taint', path: turn.chain, sources: [...turn.run.outsideContentSources] });
+      const used = instructionsEvent(turn.chain, turn.interop.files, turn.interop.instructions.leftOut);
+      if (used) turn.emit(used);
       if (turn.followUp) turn.emit({ type: 'approval_followup', path: turn.chain, items: turn.followUp });
       for (const message of turn.notices) turn.emit({ type: 'error', path: turn.chain, message, recoverable: true });
     }
@@ -241,14 +247,18 @@ export class AgentRuntime {
     );
     // MCP tools only where the workspace is trusted (a local server runs code); a server that fails is named, the turn goes on.
     const mcp = this.deps.mcp && this.deps.trusted() ? await this.deps.mcp.toolsFor(agentConfig, signal) : { tools: [], problems: [] };
-    const agentTools = [...this.tools.visibleTo(agentConfig), ...mcp.tools];
+    const workspace = this.deps.workspace;
+    // Instruction files and skills from the workspace only where it is trusted; the person's own skills always.
+    const interop = await turnInterop({ workspace, home: this.deps.paths.home, trusted: this.deps.trusted(), agentConfig, config });
+    const builtin = this.tools.visibleTo(agentConfig, (name) => name !== 'load_skill' || interop.skills.skills.length > 0);
+    const agentTools = withNestedInstructions([...builtin, ...mcp.tools], interop, workspace, emit, chain);
     const toolContext: ToolContext = {
       agent: opts.agent,
       // The barrier reads auto_approve here: a person's per-server pre-approval of read-only MCP tools joins it.
       agentConfig: this.deps.mcp ? this.deps.mcp.preApproved(agentConfig, mcp.tools) : agentConfig,
       chain,
       sessionId: id,
-      workspace: this.deps.workspace,
+      workspace,
       config,
       env: this.deps.env,
       paths: this.deps.paths,
@@ -263,8 +273,9 @@ export class AgentRuntime {
       },
       outsideContent: () => (run.tookInOutsideContent ? run.outsideContentSources : []),
       workspaceTrusted: this.deps.trusted(),
+      skills: interop.skills,
       ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
-      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace: this.deps.workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
+      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
     const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent), afterCall: () => taint.save() };
@@ -311,6 +322,7 @@ export class AgentRuntime {
       rawText: withAttachments(followUp ? `${followUp.text}\n\n${opts.text}` : opts.text, opts.attachments),
       followUp: followUp?.items ?? null,
       notices: mcp.problems,
+      interop,
     };
   }
 
@@ -329,10 +341,15 @@ export class AgentRuntime {
           run: turn.run, runTurn: (o) => this.runTurn(o), log: (r) => this.deps.log.write(r),
           // A child agent that took in outside content hands it back with its answer (spec 5.3).
           markOutsideContent: (source) => turn.toolContext.markOutsideContent(source),
+          // ctx.skills.activate sees the same skills as load_skill.
+          skill: async (name) => {
+            const read = await readSkill(turn.interop.skills, name);
+            return read.ok ? read.text : null;
+          },
         })
       : null;
 
-    const system = this.systemMessages(opts.agent, agentConfig, turn.config);
+    const system = [...this.systemMessages(opts.agent, agentConfig, turn.config), ...interopSystemMessages(turn.interop, turn.tools.some((t) => t.name === 'load_skill'))];
     let messages: Message[];
     if (core && host) {
       let bootstrap = (opts.child?.useBootstrap ?? true) ? session.bootstrap : [];

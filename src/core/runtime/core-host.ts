@@ -56,6 +56,8 @@ export interface RuntimeCoreHostDeps {
   log?: (record: LogRecord) => void;
   /** Marks the turn (and its conversation) as holding outside content: a child agent's answer that carries it. */
   markOutsideContent?: (source: string) => void;
+  /** A skill of the turn's catalog (the person's and the workspace's, as load_skill sees them): its text, or null. */
+  skill?: (name: string) => Promise<string | null>;
 }
 
 /**
@@ -176,7 +178,7 @@ export class RuntimeCoreHost implements CoreHost {
   }
 
   async activateSkill(name: string, _caller?: SlotRef, coreText?: string): Promise<boolean> {
-    const text = coreText ?? SKILLS[name];
+    const text = coreText ?? SKILLS[name] ?? (await this.deps.skill?.(name)) ?? undefined;
     if (!text) return false;
     if (!this.skills.includes(text)) this.skills.push(text);
     return true;

@@ -179,7 +179,7 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
  * Tools that only read and never ask a person in the ordinary case: safe to run side by side. A
  * call the model wrote in one message cannot depend on another call's result of that message.
  */
-export const CONCURRENT_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_dir', 'memory_search', 'web_search']);
+export const CONCURRENT_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_dir', 'memory_search', 'web_search', 'load_skill']);
 
 /**
  * Splits one message's calls into batches: runs of concurrent-safe calls, and every other call

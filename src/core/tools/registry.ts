@@ -3,13 +3,14 @@ import type { AgentConfig } from '../config/schema.js';
 import type { ToolSpec } from '../models/provider.js';
 import { editFileTool } from './edit-file.js';
 import { listDir, readFileTool, writeFileTool } from './files.js';
+import { loadSkill } from './load-skill.js';
 import { memorySearch, remember } from './memory.js';
 import { bash, runScript } from './shell.js';
 import type { Tool } from './tool.js';
 import { webSearch } from './web-search.js';
 
 /** The built-in tools (spec 4.3); routing tools are added by the routing module. */
-export const BUILTIN_TOOLS: Tool<any>[] = [memorySearch, remember, webSearch, bash, runScript, readFileTool, listDir, writeFileTool, editFileTool];
+export const BUILTIN_TOOLS: Tool<any>[] = [memorySearch, remember, webSearch, bash, runScript, readFileTool, listDir, writeFileTool, editFileTool, loadSkill];
 
 export class ToolRegistry {
   private tools = new Map<string, Tool<any>>();

@@ -6,7 +6,7 @@
  * before the barrier is asked. An allow-list, so a tool added later is refused until it is
  * judged harmless here.
  */
-const ALLOWED_WHEN_RESTRICTED: ReadonlySet<string> = new Set(['read_file', 'list_dir', 'memory_search', 'web_search', 'send_to_agent', 'switch_agent']);
+const ALLOWED_WHEN_RESTRICTED: ReadonlySet<string> = new Set(['read_file', 'list_dir', 'memory_search', 'web_search', 'send_to_agent', 'switch_agent', 'load_skill']);
 
 /** Begins every Restricted Mode refusal, so a surface can recognise one and offer to trust the folder. */
 export const RESTRICTED_PREFIX = 'Restricted Mode:';

@@ -4,6 +4,7 @@ import type { Builtins } from '../builtins.js';
 import type { PepePaths } from '../paths.js';
 import type { TurnEvent } from '../events.js';
 import type { SlotEvents, SlotService } from '../slots/slot-service.js';
+import type { SkillCatalog } from '../interop/skill-types.js';
 
 /** What a tool returns to the model. `untrusted` marks outside content (spec 5.3). */
 export interface ToolOutcome {
@@ -60,6 +61,8 @@ export interface ToolContext {
    * update, an unsaved buffer is never overwritten (it throws ToolRefusal) and undo works.
    */
   writeFile?: FileWriter;
+  /** The skills this turn can load (load_skill); set by the runtime. Absent: none. */
+  skills?: SkillCatalog;
 }
 
 /** One file change a file tool has checked and computed. */

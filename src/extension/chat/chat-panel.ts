@@ -21,6 +21,7 @@ import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
 import { handleContextMessage } from './panel-context.js';
 import { checkpointOfTurn } from './turn-changes.js';
+import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
 
 /** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
 export const RESTRICTED_MODE_NOTICE =
@@ -230,6 +231,7 @@ export class ChatPanel implements vscode.Disposable {
           this.queue.push({ kind: 'notice', level: 'info', text: input.usage });
           return;
         }
+        if (input.kind === 'help') return void this.queue.push(await helpItem(await this.deps.getPepe()));
         return this.runTurn(msg.text, this.attachments.take(msg.attachments));
       }
       case 'attach':
@@ -295,11 +297,15 @@ export class ChatPanel implements vscode.Disposable {
     let meter: UsageMeter | undefined;
     try {
       const pepe = await this.deps.getPepe();
+      // `/name args` is the prompt file's text; the conversation shows what was typed, and which file it used.
+      const expanded = expansionOutcome(text, await pepe.interop.expand(text));
+      if (expanded.notice) this.queue.push(expanded.notice);
+      if (expanded.text === null) return;
       meter = this.meterFor(pepe);
       meter.startTurn();
       const result = await pepe.run({
         agent,
-        text,
+        text: expanded.text,
         sessionId: this.sessionId ?? undefined,
         ...(this.sessionId ? {} : { sessionTitle: sessionTitle(text) }),
         model: this.model ?? undefined,
@@ -326,6 +332,7 @@ export class ChatPanel implements vscode.Disposable {
       if (this.running === controller) this.running = null;
       this.queue.flush();
       await this.postState();
+      await this.postCommands();
     }
   }
 
@@ -449,6 +456,16 @@ export class ChatPanel implements vscode.Disposable {
   private async postInit(): Promise<void> {
     const [state, { agents, models }] = await Promise.all([this.state(), this.pickers()]);
     await this.post({ type: 'init', state, agents, models, items: this.queue.attach() });
+    await this.postCommands();
+  }
+
+  /** The `/` completions: the chat's commands and the prompt files as they are now. */
+  private async postCommands(): Promise<void> {
+    try {
+      await this.post({ type: 'commands', commands: slashCommands(await (await this.deps.getPepe()).interop.prompts()) });
+    } catch (e) {
+      this.deps.log.warn(`chat: could not list the prompt files (${errorMessage(e)})`);
+    }
   }
 
   private async postReset(): Promise<void> {

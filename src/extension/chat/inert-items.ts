@@ -47,6 +47,9 @@ export function inertEvent(e: TurnEvent): TurnEvent {
       if (c.type === 'core_task') return { ...e, event: { ...c, status: visibleLine(c.status), ...(c.error === undefined ? {} : { error: visible(c.error) }) } };
       return e;
     }
+    case 'instructions':
+      // File names are the workspace's to choose.
+      return { ...e, files: e.files.map((f) => ({ ...f, name: visibleLine(f.name) })), leftOut: e.leftOut.map(visibleLine) };
     case 'turn_end':
       return e.error === undefined ? e : { ...e, error: visible(e.error) };
     default:

@@ -37,6 +37,9 @@ describe('chat host: what the webview is given', () => {
       { type: 'error', path, message: evil, recoverable: true },
       { type: 'turn_end', path, agent: 'a', sessionId: 's', turnId: 't', content: '', status: 'error', error: evil },
       { type: 'core', path, event: { type: 'core_notice', slotId: null, text: evil } },
+      // A workspace's instruction file names are the workspace's to choose (issue 24); failed
+      // before inertEvent knew the event: the names reached the chat raw.
+      { type: 'instructions', path, files: [{ name: `.clinerules/${evil}.md`, cut: false }], leftOut: [`.cursor/rules/${evil}.mdc`] },
     ];
 
     for (const e of events) {

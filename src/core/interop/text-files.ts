@@ -1,0 +1,133 @@
+import { constants } from 'node:fs';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * Reading the text files people bring from other tools (issue 24): instruction files, skills and
+ * prompt files. They come from the workspace, which may be an attacker's, so every read here is
+ * judged on the real path: a link that leads outside its root (an AGENTS.md pointing at
+ * ~/.ssh/id_rsa) is not read, nor is anything that is not a regular file (a FIFO would hang the
+ * turn), and only the first bytes of a large file are read.
+ */
+
+const within = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+
+/** Bytes read at most from one file: its cap in characters, times 4 (UTF-8), plus room to say it was cut. */
+const bytesFor = (maxChars: number) => maxChars * 4 + 4;
+
+export interface TextFile {
+  /** The path as found (inside the root; links not followed). */
+  path: string;
+  text: string;
+  /** True when the file was longer than the cap (the text is cut to the cap). */
+  cut: boolean;
+}
+
+/**
+ * The text of `path`, at most `maxChars` characters, or null when it does not exist, is not a
+ * regular file, or really lies outside `root` (both judged on real paths). Never throws for a
+ * file that cannot be read: it is simply not there.
+ */
+export async function readTextFile(path: string, root: string, maxChars: number): Promise<TextFile | null> {
+  let real: string;
+  let realRoot: string;
+  try {
+    [real, realRoot] = await Promise.all([realpath(path), realpath(root)]);
+  } catch {
+    return null;
+  }
+  if (!within(realRoot, real)) return null;
+  let handle;
+  try {
+    // O_NONBLOCK: a FIFO swapped in after the check is not waited on; fstat below refuses it.
+    handle = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return null;
+    const want = Math.min(info.size, bytesFor(maxChars));
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const { bytesRead } = await handle.read(buf, got, want - got, got);
+      if (!bytesRead) break;
+      got += bytesRead;
+    }
+    const whole = buf.subarray(0, got).toString('utf8').replace(/^\uFEFF/, '');
+    const chars = Array.from(whole);
+    if (chars.length <= maxChars && got >= info.size) return { path, text: whole, cut: false };
+    return { path, text: chars.slice(0, maxChars).join(''), cut: true };
+  } catch {
+    return null;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Whether `path` is a folder whose real location is inside `root`. */
+export async function isFolderWithin(path: string, root: string): Promise<boolean> {
+  try {
+    const [real, realRoot] = await Promise.all([realpath(path), realpath(root)]);
+    return within(realRoot, real) && (await stat(real)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The names in a folder, sorted (code-point order, so the same on every platform); [] when there is none. */
+export async function sortedEntries(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The folder instruction files are looked for from: the nearest folder at or above `workspace`
+ * holding `.git` (the repository's root), else the workspace itself.
+ */
+export async function projectRoot(workspace: string): Promise<string> {
+  const start = resolve(workspace);
+  for (let dir = start; ; dir = dirname(dir)) {
+    try {
+      await stat(join(dir, '.git'));
+      return dir;
+    } catch {
+      // not here
+    }
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+/** `path` relative to `root` with forward slashes (what people and the config name files by). */
+export function relativeName(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/');
+}
+
+export type FrontMatter = { data: Record<string, unknown>; body: string; error: string | null };
+
+/**
+ * Splits YAML front matter (`---` … `---` at the very top) from the body. A file without it is all
+ * body. Front matter that is not a YAML mapping is an error the caller reports (with the line).
+ */
+export function splitFrontMatter(text: string): FrontMatter {
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!m) {
+    if (/^---[ \t]*\r?\n/.test(text)) return { data: {}, body: text, error: 'line 1: the front matter opened with --- is never closed' };
+    return { data: {}, body: text, error: null };
+  }
+  const body = text.slice(m[0].length);
+  try {
+    const data: unknown = parseYaml(m[1]!);
+    if (data === null || data === undefined) return { data: {}, body, error: null };
+    if (typeof data !== 'object' || Array.isArray(data)) return { data: {}, body, error: 'line 2: the front matter is not a YAML mapping (name: value lines)' };
+    return { data: data as Record<string, unknown>, body, error: null };
+  } catch (e) {
+    const line = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    return { data: {}, body, error: `line ${line ? line + 1 : 2}: the front matter is not valid YAML (${(e as Error).message.split('\n')[0]})` };
+  }
+}
