@@ -1,7 +1,9 @@
 import { hasOption, onlyVersionOrHelp, operands, texts, wrapper, type CommandView, type Rule, type RuleContext } from './command-args.js';
 import { git } from './git-rule.js';
 import { interpreter, interpreterKey, shell, SHELLS } from './interpreter-rules.js';
+import { walkOptions, type OptionTable } from './option-tables.js';
 import { PACKAGE_RULES } from './package-rules.js';
+import { CURL, FIND, RSYNC, SCP, SED, SFTP, SORT, SSH, SSH_CONFIG_KEYS, WGET } from './program-options.js';
 import type { RiskKind } from './risk-kinds.js';
 
 /**
@@ -46,8 +48,9 @@ function assignments(cmd: CommandView, ctx: RuleContext): void {
 /** sed: -i edits files; the `w`/`e` commands and s///w, s///e flags write files or run commands. */
 const sed: Rule = (cmd, ctx) => {
   const args = cmd.args;
-  if (hasOption(args, 'i', ['--in-place'])) ctx.hint('write', cmd.raw, 'edits files in place');
-  if (hasOption(args, 'f', ['--file'])) ctx.hint('unclear', cmd.raw, 'the sed script is read from a file');
+  // `-i.bak` and `--in-place=.bak` attach a backup suffix to the in-place option.
+  const normal = args.map((a) => (/^-i./.test(a.text) || a.text.startsWith('--in-place=') ? { ...a, text: '-i' } : a));
+  walkOptions({ ...cmd, args: normal }, SED, ctx);
   const scripts: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
@@ -87,10 +90,19 @@ const awk: Rule = (cmd, ctx) => {
 const find: Rule = (cmd, ctx) => {
   const args = cmd.args;
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
-    if (t === '-delete') ctx.hint('delete', cmd.raw);
-    else if (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(t)) ctx.hint('write', cmd.raw, `${t} writes a file`);
-    else if (['-exec', '-execdir', '-ok', '-okdir'].includes(t)) {
+    const w = args[i]!;
+    const t = w.text;
+    if (w.dynamic || w.globStart) ctx.hint('code', cmd.raw, `"${w.raw}" may expand to a find action that runs a program`);
+    else if (!t.startsWith('-') || ['!', '(', ')', ','].includes(t)) continue;
+    else if (t === '-delete') ctx.hint('delete', cmd.raw);
+    else if (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(t)) {
+      ctx.hint('write', cmd.raw, `${t} writes a file`);
+      i += t === '-fprintf' ? 2 : 1;
+    } else if (!['-exec', '-execdir', '-ok', '-okdir'].includes(t)) {
+      const known = Object.prototype.hasOwnProperty.call(FIND, t) || /^-newer[aBcmt][aBcmt]$/.test(t) || /^-O\d$/.test(t);
+      if (!known) ctx.hint('code', cmd.raw, `${t} is not a find option, test or action the barrier knows; one it cannot classify may run a program`);
+      else if (FIND[t] === 'v' || t.startsWith('-newer')) i++;
+    } else {
       let j = i + 1;
       while (j < args.length && args[j]!.text !== ';' && args[j]!.text !== '+') j++;
       const inner = args.slice(i + 1, j);
@@ -149,6 +161,7 @@ function writesSecondOperand(withValue: string[]): Rule {
 }
 
 const rsync: Rule = (cmd, ctx) => {
+  walkOptions(cmd, RSYNC, ctx);
   const ops = operands(cmd.args, ['-e', '--rsh', '--rsync-path']);
   if (ops.some((o) => /^[^/]*:/.test(o.text) || o.text.startsWith('rsync://')) || hasOption(cmd.args, 'e', ['--rsh'])) ctx.hint('network', cmd.raw);
   ctx.hint('write', cmd.raw, 'copies files');
@@ -157,17 +170,37 @@ const rsync: Rule = (cmd, ctx) => {
 
 const curl: Rule = (cmd, ctx) => {
   ctx.hint('network', cmd.raw);
-  if (hasOption(cmd.args, 'oOJ', ['--output', '--remote-name', '--remote-name-all', '--output-dir', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr'])) {
-    ctx.hint('write', cmd.raw, 'saves a download to a file');
-  }
+  walkOptions(cmd, CURL, ctx);
 };
 
 const wget: Rule = (cmd, ctx) => {
   ctx.hint('network', cmd.raw);
+  walkOptions(cmd, WGET, ctx, { singleDashLong: true });
   const ts = texts(cmd.args);
   const toStdout = ts.some((t, i) => ((t === '-O' || t === '--output-document') && ts[i + 1] === '-') || /^-[A-Za-z]*O-$/.test(t) || t === '--output-document=-');
   if (!toStdout) ctx.hint('write', cmd.raw, 'saves a download to a file');
 };
+
+/**
+ * ssh, scp, sftp: the network, plus what their options do. `-o KEY=VALUE` is judged by its
+ * keyword: ProxyCommand, LocalCommand, Include, Match… run a program or load more configuration.
+ */
+function sshFamily(table: OptionTable, extra: RiskKind[] = []): Rule {
+  return (cmd, ctx) => {
+    ctx.hint('network', cmd.raw);
+    for (const k of extra) ctx.hint(k, cmd.raw, `${cmd.name} copies files`);
+    const sshOption = (option: string, value: { text: string; raw: string; dynamic: boolean }) => {
+      if (option !== '-o') return;
+      const key = value.dynamic ? '' : (/^\s*([A-Za-z0-9]+)/.exec(value.text)?.[1] ?? '').toLowerCase();
+      const cls = Object.prototype.hasOwnProperty.call(SSH_CONFIG_KEYS, key) ? SSH_CONFIG_KEYS[key] : 'code';
+      if (cls === 'code') ctx.hint('code', cmd.raw, `-o ${value.raw} can make ${cmd.name} run a program or load configuration`);
+      else if (cls === 'write') ctx.hint('write', cmd.raw, `-o ${value.raw} writes a file`);
+    };
+    walkOptions(cmd, table, ctx, { ...(cmd.name === 'ssh' ? { operandsBeforeCommand: 1 } : {}), onValue: sshOption });
+    // sftp reads its commands from a pipe when one feeds it; `!command` runs a local command.
+    if (cmd.name === 'sftp' && cmd.pipedFrom) ctx.hint('code', cmd.raw, 'sftp reads commands from the pipe, and !command runs a local command');
+  };
+}
 
 const privilege: Rule = (cmd, ctx) => {
   ctx.hint('privilege', cmd.raw, `runs with another user's rights (${cmd.name})`);
@@ -252,7 +285,7 @@ export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
   sed, awk, gawk: awk, mawk: awk, nawk: awk, find, fd, fdfind: fd, tar, unzip,
   gzip: compressor, gunzip: compressor, bzip2: compressor, bunzip2: compressor, xz: compressor,
   unxz: compressor, zstd: compressor, unzstd: compressor, lz4: compressor, compress: compressor, uncompress: compressor,
-  sort: writesWith('o', ['--output', '--compress-program'], 'writes its output to a file'),
+  sort: (cmd, ctx) => void walkOptions(cmd, SORT, ctx),
   tree: writesWith('o', [], 'writes its output to a file'),
   iconv: writesWith('o', ['--output'], 'writes its output to a file'),
   date: writesWith('s', ['--set'], 'sets the system clock'),
@@ -265,7 +298,7 @@ export const COMMAND_RULES: Readonly<Record<string, Rule>> = {
     if (texts(cmd.args).some((t) => t === '--pre' || t.startsWith('--pre='))) ctx.hint('inline_eval', cmd.raw, '--pre runs a program on each file');
   },
   // network
-  curl, wget, rsync, ssh: NETWORK, scp: NETWORK, sftp: NETWORK, nc: NETWORK, ncat: NETWORK, netcat: NETWORK,
+  curl, wget, rsync, ssh: sshFamily(SSH), scp: sshFamily(SCP, ['write']), sftp: sshFamily(SFTP, ['write']), nc: NETWORK, ncat: NETWORK, netcat: NETWORK,
   socat: NETWORK, telnet: NETWORK, ftp: NETWORK, tftp: NETWORK, lftp: NETWORK, ping: NETWORK, ping6: NETWORK,
   traceroute: NETWORK, dig: NETWORK, nslookup: NETWORK, host: NETWORK, whois: NETWORK, http: NETWORK,
   https: NETWORK, xh: NETWORK, aria2c: NETWORK, nmap: NETWORK, mosh: NETWORK, rclone: NETWORK, aws: NETWORK,

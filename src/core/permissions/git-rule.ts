@@ -1,72 +1,150 @@
-import { hasOption, operands, texts, type Rule } from './command-args.js';
+import { hasOption, operands, texts, type CommandView, type Rule, type RuleContext } from './command-args.js';
+import { GIT_GLOBAL, GIT_OPTION_RISKS, GIT_READ_OPTIONS, GIT_SUBCOMMANDS, type GitClass } from './git-options.js';
+import { parseClass } from './option-tables.js';
+import type { RiskKind } from './risk-kinds.js';
+import type { ShellWord } from './shell-syntax.js';
 
 /**
- * git: read-only subcommands are harmless; push/pull/fetch/clone use the network; clean/rm delete;
- * the rest change the repository, and some of them discard work. `-c` and friends can make git run
- * any command, and a subcommand the barrier does not know may be an alias for anything.
+ * git (spec 5.1): every global option and subcommand is classified (git-options.ts). Read-only
+ * subcommands add nothing, but each of their options is looked up: an external diff, a textconv
+ * filter, a signature check, a pager, a submodule's repository are `code`, and an option the table
+ * does not hold (an abbreviation git would accept, a newer option) is `code` too. Commands that
+ * change refs or the index run the repository's hooks: `write` and `code`. A name git does not
+ * know may be an alias, which can run a shell command.
  */
 
-const GIT_GLOBAL_WITH_VALUE = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix'];
-const GIT_READ = new Set([
-  'status', 'log', 'diff', 'show', 'blame', 'annotate', 'shortlog', 'describe', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree',
-  'cat-file', 'grep', 'help', 'version', 'whatchanged', 'count-objects', 'fsck', 'check-ignore', 'check-attr', 'name-rev',
-  'merge-base', 'for-each-ref', 'show-ref', 'show-branch', 'diff-tree', 'diff-files', 'diff-index', 'var', 'verify-commit',
-  'verify-tag', 'cherry', 'range-diff',
-]);
-const GIT_NETWORK = new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'send-email', 'svn', 'p4']);
+const KINDS: Readonly<Record<GitClass, RiskKind[]>> = {
+  read: [], write: ['write'], delete: ['delete'], hooks: ['write', 'code'], network: ['network'],
+  'network+hooks': ['network', 'write', 'code'], 'network+code': ['network', 'code'], code: ['code'],
+};
+const DETAIL: Partial<Record<RiskKind, string>> = { code: 'runs the repository\'s hooks or a program of its own choosing', write: 'changes the repository or working tree' };
+/** Subcommands that take `-5` for `-n 5`. */
+const NUMERIC = new Set(['log', 'shortlog', 'whatchanged', 'show', 'rev-list', 'reflog', 'show-branch', 'blame']);
+
+const readOptionSets = new Map<string, Set<string>>();
+function readOptions(sub: string): Set<string> {
+  let set = readOptionSets.get(sub);
+  if (!set) {
+    set = new Set((GIT_READ_OPTIONS[sub] ?? '').split(/\s+/).filter(Boolean).map((o) => o.replace(/=$/, '')));
+    readOptionSets.set(sub, set);
+  }
+  return set;
+}
 
 export const git: Rule = (cmd, ctx) => {
   const args = cmd.args;
-  // Global options come before the subcommand; -c and --config-env can make git run any command.
   let i = 0;
   for (; i < args.length; i++) {
-    const t = args[i]!.text;
-    if (!t.startsWith('-')) break;
-    if (t === '-c' || t === '--config-env' || t.startsWith('--config-env=') || (t.startsWith('--exec-path=') && t.length > 12)) {
-      ctx.hint('inline_eval', cmd.raw, 'git configuration given on the command line can run commands');
+    const w = args[i]!;
+    const t = w.text;
+    if (w.dynamic || w.globStart) {
+      ctx.hint('code', cmd.raw, `"${w.raw}" may expand to a git option that runs a program`);
+      continue;
     }
-    if (GIT_GLOBAL_WITH_VALUE.includes(t)) i++;
+    if (!t.startsWith('-')) break;
+    const long = t.startsWith('--');
+    const eq = t.indexOf('=');
+    const key = long ? (eq === -1 ? t : t.slice(0, eq)) : t.slice(0, 2);
+    const attached = long ? eq !== -1 : t.length > 2;
+    if (key === '--exec-path' && !attached) continue; // prints where git's programs are
+    const cls = Object.prototype.hasOwnProperty.call(GIT_GLOBAL, key) ? parseClass(GIT_GLOBAL[key]!) : null;
+    if (!cls) {
+      ctx.hint('code', cmd.raw, `${key} is not a git option the barrier knows; one it cannot classify may run a program`);
+      continue;
+    }
+    if (cls.kind) ctx.hint(cls.kind, cmd.raw, `git ${key} can make git run a program, or use another repository or configuration`);
+    if (cls.value && !attached) i++;
   }
-  const sub = args[i]?.text ?? '';
+  const subWord = args[i];
+  if (!subWord) return;
+  const sub = subWord.text;
   const rest = args.slice(i + 1);
+  if (!Object.prototype.hasOwnProperty.call(GIT_SUBCOMMANDS, sub)) {
+    ctx.hint('unknown_command', cmd.raw, `"git ${sub}" is not a git command the barrier knows (it may be an alias)`);
+    ctx.hint('code', cmd.raw, `"git ${sub}" may be an alias, which can run a shell command`);
+    return;
+  }
+  if (GIT_SUBCOMMANDS[sub] === 'read' || readOnlyForm(sub, rest)) return readCommand(cmd, sub, rest, ctx);
+  for (const k of KINDS[GIT_SUBCOMMANDS[sub]!]) {
+    if (k === 'write' && (sub === 'ls-remote' || sub === 'send-email')) continue;
+    ctx.hint(k, cmd.raw, DETAIL[k]);
+  }
+  discards(cmd, sub, rest, ctx);
+};
+
+/** A read-only subcommand (or read-only form): each option looked up. */
+function readCommand(cmd: CommandView, sub: string, rest: ShellWord[], ctx: RuleContext): void {
+  const known = readOptions(sub);
+  const risks = { ...GIT_OPTION_RISKS['*'], ...GIT_OPTION_RISKS[sub] };
+  const risk = (o: string) => {
+    const k = risks[o];
+    if (k) ctx.hint(k as RiskKind, cmd.raw, k === 'code' ? `git ${sub} ${o} runs a program or enters another repository` : `git ${sub} ${o}`);
+  };
+  const unknown = (o: string) => ctx.hint('code', cmd.raw, `${o} is not an option the barrier knows for git ${sub}; one it cannot classify may run a program`);
+  for (const w of rest) {
+    const t = w.text;
+    if (w.dynamic || w.globStart) {
+      ctx.hint('code', cmd.raw, `"${w.raw}" may expand to a git option that runs a program`);
+      continue;
+    }
+    if (t === '--') break;
+    if (!t.startsWith('-') || t === '-') continue;
+    if (NUMERIC.has(sub) && /^-\d+$/.test(t)) continue;
+    if (t.startsWith('--')) {
+      const o = t.includes('=') ? t.slice(0, t.indexOf('=')) : t;
+      if (known.has(o)) risk(o);
+      else if (o.startsWith('--no-') && known.has(`--${o.slice(5)}`)) continue; // turning an option off
+      else unknown(o);
+      continue;
+    }
+    for (let k = 1; k < t.length; k++) {
+      const o = `-${t[k]}`;
+      if (!known.has(o)) {
+        unknown(o);
+        break;
+      }
+      risk(o);
+      // A short option with a value takes the rest of the word (`-n5`, `-U3`).
+      if ((GIT_READ_OPTIONS[sub] ?? '').split(/\s+/).includes(`${o}=`)) break;
+    }
+  }
+}
+
+function readOnlyForm(sub: string, rest: ShellWord[]): boolean {
+  const positional = operands(rest);
+  const first = positional[0]?.text ?? '';
+  switch (sub) {
+    case 'branch':
+      return positional.length === 0 ? !hasOption(rest, 'dDmMcCf', ['--delete', '--move', '--copy', '--force', '--set-upstream-to', '--unset-upstream', '--edit-description', '--track', '--create-reflog']) : hasOption(rest, 'l', ['--list']) && !hasOption(rest, 'dDmMcCf', ['--delete', '--move', '--copy', '--force']);
+    case 'tag':
+      return (positional.length === 0 || hasOption(rest, 'l', ['--list'])) && !hasOption(rest, 'dsafuFme', ['--delete', '--sign', '--annotate', '--force', '--local-user', '--file', '--message', '--edit']);
+    case 'remote':
+      return positional.length === 0 || (['show', 'get-url'].includes(first) && !hasOption(rest, '', ['--push', '--all']));
+    case 'stash':
+      return ['list', 'show'].includes(first);
+    case 'reflog':
+      return !['expire', 'delete'].includes(first);
+    case 'worktree':
+      return first === 'list';
+    case 'config':
+      return hasOption(rest, 'l', ['--get', '--get-all', '--get-regexp', '--list', '--show-origin', '--get-urlmatch']) || ['get', 'list'].includes(first);
+    case 'submodule':
+      return ['status', 'summary'].includes(first || 'status') && positional.length <= 1;
+    case 'symbolic-ref':
+      return positional.length <= 1 && !hasOption(rest, 'd', ['--delete']);
+    default:
+      return false;
+  }
+}
+
+function discards(cmd: CommandView, sub: string, rest: ShellWord[], ctx: RuleContext): void {
   const restTexts = texts(rest);
   const positional = operands(rest);
-  if (sub === '' || sub === '--version' || sub === '--help') return;
-  if (GIT_NETWORK.has(sub)) {
-    ctx.hint('network', cmd.raw);
-    if (sub === 'push' && (hasOption(rest, 'fd', ['--force', '--force-with-lease', '--delete', '--mirror', '--prune']) || restTexts.some((t) => t.startsWith(':') || t.startsWith('+')))) {
-      ctx.hint('delete', cmd.raw, 'may delete or overwrite remote history');
-    }
-    if (sub !== 'ls-remote' && sub !== 'send-email') ctx.hint('write', cmd.raw, 'changes the repository');
-    return;
+  if (sub === 'push' && (hasOption(rest, 'fd', ['--force', '--force-with-lease', '--delete', '--mirror', '--prune']) || restTexts.some((t) => t.startsWith(':') || t.startsWith('+')))) {
+    ctx.hint('delete', cmd.raw, 'may delete or overwrite remote history');
   }
-  if (sub === 'clean' || sub === 'rm') return ctx.hint('delete', cmd.raw);
-  if (GIT_READ.has(sub)) {
-    if (restTexts.some((t) => t.startsWith('--output'))) ctx.hint('write', cmd.raw, 'writes its output to a file');
-    if (restTexts.some((t) => t === '--ext-diff' || t === '-O' || t.startsWith('--open-files-in-pager') || t.startsWith('-O'))) {
-      ctx.hint('inline_eval', cmd.raw, 'runs an external program');
-    }
-    return;
-  }
-  const readOnlyForm =
-    (sub === 'branch' && positional.length === 0 && !hasOption(rest, 'dDmMcC', ['--delete', '--move', '--copy', '--set-upstream-to', '--unset-upstream', '--edit-description'])) ||
-    (sub === 'tag' && (positional.length === 0 || hasOption(rest, 'l', ['--list'])) && !hasOption(rest, 'dsafu', ['--delete'])) ||
-    (sub === 'remote' && (positional.length === 0 || ['show', 'get-url'].includes(positional[0]!.text))) ||
-    (sub === 'stash' && ['list', 'show'].includes(positional[0]?.text ?? '')) ||
-    (sub === 'reflog' && !['expire', 'delete'].includes(positional[0]?.text ?? '')) ||
-    (sub === 'worktree' && positional[0]?.text === 'list') ||
-    (sub === 'config' && hasOption(rest, 'l', ['--get', '--get-all', '--get-regexp', '--list', '--show-origin', '--get-urlmatch'])) ||
-    (sub === 'config' && ['get', 'list'].includes(positional[0]?.text ?? '')) ||
-    (sub === 'submodule' && ['status', 'summary'].includes(positional[0]?.text ?? 'status') && positional.length <= 1) ||
-    (sub === 'symbolic-ref' && positional.length <= 1 && !hasOption(rest, 'd', ['--delete']));
-  if (readOnlyForm) return;
-  const KNOWN_WRITES = ['add', 'commit', 'checkout', 'switch', 'restore', 'reset', 'merge', 'rebase', 'cherry-pick', 'revert', 'am', 'apply', 'mv', 'stash', 'tag', 'branch', 'init', 'gc', 'prune', 'notes', 'bisect', 'worktree', 'config', 'remote', 'reflog', 'submodule', 'symbolic-ref', 'update-ref', 'update-index', 'filter-branch', 'replace', 'commit-tree', 'write-tree', 'read-tree', 'repack', 'pack-refs', 'maintenance', 'sparse-checkout', 'lfs', 'format-patch', 'archive', 'bundle', 'mergetool', 'difftool', 'rerere', 'hash-object', 'mktag', 'mktree'];
-  if (!KNOWN_WRITES.includes(sub)) return ctx.hint('unknown_command', cmd.raw, `"git ${sub}" is not a git command the barrier knows (it may be an alias)`);
-  ctx.hint('write', cmd.raw, 'changes the repository or working tree');
-  if (['mergetool', 'difftool', 'bisect', 'filter-branch', 'rebase'].includes(sub) && restTexts.some((t) => ['run', '--exec', '-x', '--tool', '-t', '--extcmd', '-x'].some((o) => t === o || t.startsWith(o + '=')))) {
-    ctx.hint('inline_eval', cmd.raw, 'runs a command');
-  }
-  const discards =
+  const gone =
+    sub === 'rm' ||
     (sub === 'reset' && restTexts.includes('--hard')) ||
     (sub === 'checkout' && (restTexts.includes('--') || restTexts.includes('.') || hasOption(rest, 'f', ['--force']))) ||
     sub === 'restore' ||
@@ -75,7 +153,6 @@ export const git: Rule = (cmd, ctx) => {
     (sub === 'tag' && hasOption(rest, 'd', ['--delete'])) ||
     (sub === 'worktree' && positional[0]?.text === 'remove') ||
     (sub === 'reflog' && ['expire', 'delete'].includes(positional[0]?.text ?? '')) ||
-    sub === 'prune' ||
     sub === 'filter-branch';
-  if (discards) ctx.hint('delete', cmd.raw, 'discards work or history');
-};
+  if (gone) ctx.hint('delete', cmd.raw, 'discards work or history');
+}

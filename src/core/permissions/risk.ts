@@ -191,18 +191,30 @@ class Collector implements RuleContext {
     const rule = ruleFor(name);
     if (!rule) {
       this.hint('unknown_command', raw);
+      this.unknownOptions(name, args, raw);
       return { word: programWord, name, args };
     }
     const view: CommandView = { name, args, raw, pipedFrom };
     const before = this.raised.length;
     rule(view, this);
     const added = this.raised.slice(before);
+    if (added.includes('unknown_command')) this.unknownOptions(name, args, raw);
     if (added.some((k) => k === 'write' || k === 'delete') && args.some((a) => inPepeHome(a, this.ctx))) this.refuse(`${name} changes files in Pepe's home folder`);
     // A rule that found nothing judged the words it saw; an expansion or a leading glob could
     // still turn into an option it would have flagged (`sed $opt …`, a file named `-i`).
     const hidden = args.find((a) => a.dynamic || a.globStart);
     if (added.length === 0 && hidden) this.hint('unclear', raw, `"${hidden.raw}" may expand to an option`);
     return { word: programWord, name, args };
+  }
+
+  /**
+   * A program the barrier cannot judge is covered by a grant by name only (grant-scope.ts), and
+   * only with plain words: an option of it (`npm --userconfig ./x test`, `make -f evil.mk`) may
+   * load code or configuration or point it at another repository, so it is `code`.
+   */
+  private unknownOptions(name: string, args: ShellWord[], raw: string): void {
+    const option = args.find((a) => a.dynamic || a.globStart || (a.text.startsWith('-') && a.text !== '-'));
+    if (option) this.hint('code', raw, `"${option.raw}" is an option (or may expand to one) of ${name}, which the barrier cannot judge; it may load code or configuration`);
   }
 
   private programName(word: ShellWord, raw: string): string | null {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ansiCQuote, displayCommand, hasHiddenCharacters, inertJson, visible } from '../../../src/core/permissions/display.js';
-import { bareEntries, entryCovers, parseEntry, scopedEntry } from '../../../src/core/permissions/grant-scope.js';
+import { bareEntries, describeGrant, entryCovers, parseEntry, scopedEntry, widenEntries } from '../../../src/core/permissions/grant-scope.js';
 
 describe('grant entries scoped to risks', () => {
   it('writes the tool with the risks shown, sorted; none for a call without risk', () => {
@@ -37,6 +37,35 @@ describe('grant entries scoped to risks', () => {
     assert.equal(entryCovers('*', 'anything', ['delete']), true);
     assert.deepEqual(bareEntries(['bash', 'bash:network', '*', 'write_file']), ['bash', 'write_file']);
     assert.deepEqual(bareEntries('*'), []);
+  });
+});
+
+describe('grants widen one entry and say what they cover', () => {
+  it('merges a scoped entry into the tool\'s existing one, keeping everything else as written', () => {
+    assert.deepEqual(widenEntries(['bash:network'], 'bash:write'), ['bash:network+write']);
+    assert.deepEqual(widenEntries(['read_file', 'bash:network', 'write_file:write'], 'bash:delete'), ['read_file', 'bash:delete+network', 'write_file:write']);
+    assert.deepEqual(widenEntries(['bash:unknown_command@npm'], 'bash:unknown_command@make'), ['bash:unknown_command@make,npm']);
+    assert.deepEqual(widenEntries(['bash:network'], 'bash:network'), ['bash:network']);
+    assert.deepEqual(widenEntries(['bash:unknown_command'], 'bash:write'), ['bash:unknown_command', 'bash:write'], 'an entry from before program lists is not widened');
+    assert.deepEqual(widenEntries(['*'], 'bash:write'), ['*', 'bash:write']);
+    assert.deepEqual(widenEntries([], 'bash'), ['bash']);
+  });
+
+  it('no scoped entry covers code or environment; nothing but an exact grant covers control_file', () => {
+    assert.equal(entryCovers('bash:code+network', 'bash', ['code', 'network']), false);
+    assert.equal(entryCovers('bash:environment', 'bash', ['environment']), false);
+    assert.equal(entryCovers('bash', 'bash', ['code', 'network']), true, 'any arguments covers code');
+    assert.equal(entryCovers('*', 'write_file', ['control_file', 'write']), false);
+    assert.equal(entryCovers('write_file', 'write_file', ['control_file', 'write']), false);
+  });
+
+  it('describes each entry in one line', () => {
+    assert.match(describeGrant('bash:network+write'), /^bash calls whose only risks are: uses the network; or writes/);
+    assert.match(describeGrant('bash:network+write'), /runs a program through an option, a hook or a variable is asked/);
+    assert.match(describeGrant('bash'), /every call of bash, with any arguments/);
+    assert.match(describeGrant('bash:none'), /no risk at all/);
+    assert.match(describeGrant('bash:unknown_command@npm'), /running npm/);
+    assert.match(describeGrant('bash:code+network'), /code part never applies/);
   });
 });
 
