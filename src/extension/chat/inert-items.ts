@@ -49,6 +49,8 @@ export function inertEvent(e: TurnEvent): TurnEvent {
     }
     case 'turn_end':
       return e.error === undefined ? e : { ...e, error: visible(e.error) };
+    case 'taint':
+      return { ...e, sources: e.sources.map(visibleLine) };
     default:
       return e;
   }
