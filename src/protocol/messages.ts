@@ -75,6 +75,11 @@ export const PanelStateSchema = z.object({
   sessionUsage: z.optional(z.nullable(UsageSchema)),
   /** Context attached to the next message (@file, @selection, a dropped file, Add Selection to Pepe Chat). */
   attachments: z.optional(z.array(AttachmentChipSchema)),
+  /**
+   * Where the outside content this conversation took in came from (spec 5.3): while not empty,
+   * pre-approvals are paused and the header says so, with a button to trust it again.
+   */
+  outsideContent: z.optional(z.array(z.string())),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -132,6 +137,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** "Restore to before this turn" / "Compare with before this turn" (pepe.checkpoints.restore / .compare). */
   z.object({ type: z.literal('checkpoint'), action: z.enum(['restore', 'compare']), sessionId: z.string().check(z.minLength(1)), turnId: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('stop') }),
+  /** The header's "Trust again" (or `/trust`): the person read the outside content and trusts this conversation again. */
+  z.object({ type: z.literal('trust_session') }),
   z.object({ type: z.literal('set_agent'), agent: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('set_model'), model: z.nullable(z.string()) }),
   z.object({ type: z.literal('new_session') }),

@@ -7,6 +7,9 @@ export interface Layout {
   agent: HTMLSelectElement;
   model: HTMLSelectElement;
   tier: HTMLElement;
+  /** Outside content in this conversation: pre-approvals paused, with "Trust again" (spec 5.3). */
+  taint: HTMLElement;
+  taintText: HTMLElement;
   /** This session's tokens and cost. */
   usage: HTMLElement;
   historyButton: HTMLButtonElement;
@@ -25,6 +28,14 @@ export function buildLayout(app: HTMLElement): Layout {
   const model = h('select', { id: 'model', 'aria-label': 'Model', title: 'Model' });
   const tier = h('span', { class: 'badge tier', hidden: true, role: 'status' });
   const usage = h('span', { class: 'session-usage', hidden: true, 'data-kind': 'session-usage' });
+  const taintText = h('span', { class: 'taint-text' }, 'Outside content read: pre-approvals paused');
+  const taint = h(
+    'span',
+    { class: 'badge warning taint', hidden: true, role: 'status', 'data-kind': 'taint' },
+    icon('warning'),
+    taintText,
+    h('button', { type: 'button', class: 'link-button', 'data-action': 'trust-session', title: 'I have read it: trust this conversation again (pre-approved calls run without asking again)' }, 'Trust again'),
+  );
   const historyButton = iconButton('history', 'Session history', 'toggle-history', { 'aria-expanded': 'false', 'aria-controls': 'history' });
   const header = h(
     'header',
@@ -32,6 +43,7 @@ export function buildLayout(app: HTMLElement): Layout {
     h('label', { class: 'picker' }, icon('hubot'), agent),
     h('label', { class: 'picker' }, icon('sparkle'), model),
     tier,
+    taint,
     h('span', { class: 'spacer' }),
     usage,
     iconButton('add', 'New session', 'new-session'),
@@ -47,7 +59,7 @@ export function buildLayout(app: HTMLElement): Layout {
   const status = h('div', { class: 'sr-status', role: 'status', 'aria-live': 'polite' });
   const composer = h('footer', { class: 'composer' }, input, h('div', { class: 'composer-actions' }, stop, send), status);
   app.replaceChildren(header, history, transcript, composer);
-  return { agent, model, tier, usage, historyButton, history, historyList, historySearch, transcript, input, send, stop, status };
+  return { agent, model, tier, taint, taintText, usage, historyButton, history, historyList, historySearch, transcript, input, send, stop, status };
 }
 
 export function fillAgents(select: HTMLSelectElement, agents: readonly AgentInfo[], current: string | null): void {
@@ -74,6 +86,9 @@ export function showState(layout: Layout, state: PanelState): void {
   layout.tier.textContent = state.tier ? `${state.project ?? 'project'}: ${state.tier.replace('_', ' ')}` : '';
   layout.tier.title = state.tier ? `The project ${state.project ?? ''} is at the ${state.tier} usage tier (spend against its cap)` : '';
   layout.tier.dataset.tier = state.tier ?? '';
+  const outside = state.outsideContent ?? [];
+  layout.taint.hidden = outside.length === 0;
+  layout.taint.title = outside.length ? `This conversation took in outside content (${outside.join(', ')}): calls the agent pre-approved ask first until you trust it again.` : '';
   const u = state.sessionUsage;
   layout.usage.hidden = !u;
   layout.usage.textContent = u ? `${(u.inputTokens + u.outputTokens).toLocaleString('en-US')} tokens${u.costUsd > 0 ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : ''}` : '';

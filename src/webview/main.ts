@@ -147,6 +147,8 @@ document.addEventListener('click', (e) => {
       return sendInput();
     case 'stop':
       return post({ type: 'stop' });
+    case 'trust-session':
+      return post({ type: 'trust_session' });
     case 'new-session':
       return post({ type: 'new_session' });
     case 'toggle-history':

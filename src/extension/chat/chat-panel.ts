@@ -22,6 +22,7 @@ import { PanelAttachments } from './attachment-store.js';
 import { handleContextMessage } from './panel-context.js';
 import { checkpointOfTurn } from './turn-changes.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
+import { PanelTaint } from './panel-taint.js';
 
 /** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
 export const RESTRICTED_MODE_NOTICE =
@@ -84,6 +85,8 @@ export class ChatPanel implements vscode.Disposable {
   private disposed = false;
   /** Context attached to the next message (chips in the composer). */
   private readonly attachments = new PanelAttachments();
+  /** The conversation's outside content, for the header (spec 5.3). */
+  private readonly taint = new PanelTaint();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -232,6 +235,7 @@ export class ChatPanel implements vscode.Disposable {
           return;
         }
         if (input.kind === 'help') return void this.queue.push(await helpItem(await this.deps.getPepe()));
+        if (input.kind === 'trust') return this.trust();
         return this.runTurn(msg.text, this.attachments.take(msg.attachments));
       }
       case 'attach':
@@ -250,6 +254,8 @@ export class ChatPanel implements vscode.Disposable {
       case 'stop':
         this.running?.abort();
         return;
+      case 'trust_session':
+        return this.trust();
       case 'set_agent':
         return this.switchAgent(msg.agent, 'you');
       case 'set_model':
@@ -336,10 +342,18 @@ export class ChatPanel implements vscode.Disposable {
     }
   }
 
+  /** "I have read it; trust this conversation again": only the person's own action reaches here. */
+  private async trust(): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    this.queue.push({ kind: 'notice', level: 'info', text: this.taint.trust(pepe, this.agent, this.sessionId, this.running !== null) });
+    await this.postState();
+  }
+
   private onEvent(event: TurnEvent): void {
     if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
     // A dialog (the approval, a diff to accept) had the keyboard: the input gets it back.
     if (event.type === 'approval_decided' && event.decision !== null) this.focusInput();
+    if (this.taint.onEvent(event)) void this.postState();
     this.meter?.meter.onEvent(event);
     this.queue.push({ kind: 'event', event: inertEvent(event) });
     // Restricted Mode refused a tool: say why and offer the way to trust the folder, once per panel.
@@ -384,6 +398,7 @@ export class ChatPanel implements vscode.Disposable {
   private setSession(sessionId: string): void {
     if (this.sessionId === sessionId) return;
     this.sessionId = sessionId;
+    this.taint.forget();
     this.owner.changed(this);
     this.owner.remember(this);
     void this.postState();
@@ -414,6 +429,7 @@ export class ChatPanel implements vscode.Disposable {
     }
     this.agent = agent;
     this.sessionId = sessionId;
+    this.taint.forget();
     this.queue.reset(items);
     this.updateTitle();
     this.owner.changed(this);
@@ -429,8 +445,10 @@ export class ChatPanel implements vscode.Disposable {
     let tier: string | null = null;
     let project: string | null = null;
     let sessionUsage: Usage | null = null;
+    let outsideContent: string[] = [];
     try {
       const pepe = await this.deps.getPepe();
+      outsideContent = this.taint.current(pepe, this.agent, this.sessionId);
       sessionUsage = this.meterFor(pepe).sessionUsage(this.sessionId);
       project = projectFor(pepe.config, this.agent ?? undefined) ?? null;
       if (project) {
@@ -440,7 +458,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch {
       // no Pepe: nothing to say about tiers
     }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips };
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent };
   }
 
   private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {

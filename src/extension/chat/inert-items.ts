@@ -52,6 +52,8 @@ export function inertEvent(e: TurnEvent): TurnEvent {
       return { ...e, files: e.files.map((f) => ({ ...f, name: visibleLine(f.name) })), leftOut: e.leftOut.map(visibleLine) };
     case 'turn_end':
       return e.error === undefined ? e : { ...e, error: visible(e.error) };
+    case 'taint':
+      return { ...e, sources: e.sources.map(visibleLine) };
     default:
       return e;
   }
