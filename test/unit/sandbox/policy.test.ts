@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bubblewrapArgs, confinedCommand, sandboxPolicy, type ConfinementPolicy } from '../../../src/core/sandbox/index.js';
 import { kindAt, orderedMounts } from '../../../src/core/sandbox/policy.js';
+import { pluginPolicy } from '../../../src/core/plugins/sandboxing.js';
 
 describe('confinement policy (spec 3.5)', () => {
   let root: string;
@@ -115,6 +116,19 @@ describe('confinement policy (spec 3.5)', () => {
     symlinkSync(realHome, join(root, 'home-link'));
     const p = sandboxPolicy({ workspace: ws, home: join(root, 'home-link'), network: false, sockets: [] });
     assert.ok(p.hidden.includes(join(root, 'home-link')) && p.hidden.includes(realHome));
+  });
+
+  it('plugins get the same home policy: the home folder hidden but for the toolchains, their own file readable', () => {
+    const file = join(pepeHome, 'plugins', 'p.mjs');
+    mkdirSync(join(pepeHome, 'plugins'), { recursive: true });
+    writeFileSync(file, '');
+    const p = pluginPolicy(pepeHome, file, join(root, 'data'), false);
+    const h = homedir();
+    if (existsSync(h)) {
+      assert.equal(kindAt(p, join(h, '.ollama', 'id_ed25519')), 'hidden');
+      assert.equal(kindAt(p, join(h, '.local', 'share', 'code-server', 'x')), 'hidden');
+    }
+    assert.equal(kindAt(p, file), 'readOnly');
   });
 
   it('at the same path the more restrictive rule wins (applied last)', () => {
