@@ -1,13 +1,15 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { indexGitlinks } from './git-index.js';
 
 /**
  * Whether a repository's own configuration makes git run programs by itself. The allow-list
  * treats `git status`, `git log`… as harmless, but a `.git/config` that arrived with a project
  * can name a program git starts on its own: `core.fsmonitor` (status), a `filter` or `diff`
  * driver, `gpg.*.program` (log with signatures), a pager, or an include of another file. In
- * such a repository those subcommands are asked. Read bounded: at most MAX_BYTES per file and
+ * such a repository those subcommands are asked, and so in one whose submodules or embedded
+ * repositories (which git enters) name one (issue 21). Read bounded: at most MAX_BYTES per file and
  * MAX_FILES files; anything larger, unreadable in part, or that the reader cannot make sense of
  * counts as unsafe (fail closed).
  */
@@ -29,13 +31,62 @@ const PROGRAM_KEYS: RegExp[] = [
   /^includeif\./,
 ];
 
-/** Null when the repository around `cwd` (if any) names no program git would run; else why. */
+/**
+ * Null when the repository around `cwd` (if any), and every repository git would enter from it,
+ * names no program git would run; else why. Entered: the submodules and embedded repositories
+ * the index records (gitlinks) whose folder holds a `.git`, at any depth; their git folders may
+ * be anywhere (`.git/modules/a/b`, a `.git` file naming another place, a `commondir`).
+ */
 export function repositoryConfigRisk(cwd: string): string | null {
   if (!isAbsolute(cwd)) return 'the folder the command runs in is not known, so its repository configuration cannot be checked';
   const found = findGitDir(cwd);
   if (found === null) return null;
   if ('unsafe' in found) return found.unsafe;
-  const files = configFiles(found.gitDir);
+  return repositoryRisk(found.gitDir, found.worktree, { left: MAX_REPOSITORIES }, 0);
+}
+
+const MAX_REPOSITORIES = 32;
+const MAX_DEPTH = 6;
+
+function repositoryRisk(gitDir: string, worktree: string | null, budget: { left: number }, depth: number): string | null {
+  if (--budget.left < 0 || depth > MAX_DEPTH) return 'the repository holds more nested repositories than the barrier reads';
+  const own = ownConfigRisk(gitDir, worktree);
+  if (own) return own;
+  if (worktree === null) return null;
+  const links = indexGitlinks(join(gitDir, 'index'));
+  if (!Array.isArray(links)) return links.unsafe;
+  for (const link of links) {
+    const folder = resolve(worktree, link);
+    const nested = nestedGitDir(folder);
+    if (nested === null) continue;
+    if ('unsafe' in nested) return nested.unsafe;
+    const why = repositoryRisk(nested.gitDir, folder, budget, depth + 1);
+    if (why) return `git enters the nested repository at ${link}: ${why}`;
+  }
+  return null;
+}
+
+/** The git folder of a submodule's work tree: its `.git` folder, or the folder its `.git` file names; null when not populated. */
+function nestedGitDir(folder: string): { gitDir: string } | { unsafe: string } | null {
+  const dotGit = join(folder, '.git');
+  let st;
+  try {
+    st = lstatSync(dotGit);
+  } catch {
+    return null;
+  }
+  if (st.isDirectory()) return { gitDir: dotGit };
+  if (!st.isFile()) return { unsafe: `${dotGit} is neither a folder nor a file` };
+  const text = readCapped(dotGit);
+  if (typeof text !== 'string') return { unsafe: `${dotGit} cannot be read in full` };
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  if (!m) return { unsafe: `${dotGit} does not name a git folder` };
+  return { gitDir: resolve(folder, m[1]!) };
+}
+
+/** The repository's own configuration files and hooks. */
+function ownConfigRisk(gitDir: string, worktree: string | null): string | null {
+  const files = configFiles(gitDir);
   if (typeof files === 'string') return files;
   const hookDirs = files.filter((f) => f.endsWith('/config')).map((f) => join(dirname(f), 'hooks'));
   for (const file of files) {
@@ -45,7 +96,7 @@ export function repositoryConfigRisk(cwd: string): string | null {
     const bad = programKey(text);
     if (bad) return `the repository configuration (${file}) sets ${bad}, which makes git run a program`;
     for (const value of hooksPathValues(text)) {
-      const where = hooksFolder(value, found.worktree);
+      const where = hooksFolder(value, worktree);
       if (where === null) return `the repository configuration (${file}) sets core.hooksPath to a folder the barrier cannot locate`;
       hookDirs.push(where);
     }

@@ -44,6 +44,8 @@ export interface GitLayout {
   name: string;
   /** Plants the layout into `ws` (which exists); `p` is the hostile program's absolute path. */
   plant(ws: string, p: string): void;
+  /** Folders (relative to the workspace) where a git run obeys what was planted. */
+  hostileAt: string[];
 }
 
 /** Every setting that names a program, in one config text. */
@@ -113,6 +115,7 @@ function topRepo(ws: string): void {
 export const GIT_LAYOUTS: GitLayout[] = [
   {
     name: 'a nested repository whose config names programs (fsmonitor, filters, drivers, pager…) and whose hooks run it',
+    hostileAt: ['vendor/lib'],
     plant(ws, p) {
       const sub = join(ws, 'vendor', 'lib');
       repoWithCommit(sub);
@@ -122,6 +125,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'a submodule whose name holds a slash (.git/modules/a/b), registered in the top repository',
+    hostileAt: ['.', 'a/b'],
     plant(ws, p) {
       topRepo(ws);
       const sub = join(ws, 'a', 'b');
@@ -143,6 +147,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'an embedded repository added to the top index as a gitlink, with no .gitmodules',
+    hostileAt: ['.', 'embedded'],
     plant(ws, p) {
       topRepo(ws);
       const sub = join(ws, 'embedded');
@@ -154,6 +159,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'a worktree .git file pointing into a repository store (commondir ../..)',
+    hostileAt: ['wt'],
     plant(ws, p) {
       const seed = join(ws, '.seed');
       repoWithCommit(seed);
@@ -168,6 +174,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'a .git folder whose commondir names another folder holding the configuration',
+    hostileAt: ['c'],
     plant(ws, p) {
       const seed = join(ws, '.seed2');
       repoWithCommit(seed);
@@ -185,6 +192,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'a nested repository whose config.worktree names programs (extensions.worktreeConfig)',
+    hostileAt: ['cw'],
     plant(ws, p) {
       const sub = join(ws, 'cw');
       repoWithCommit(sub);
@@ -194,6 +202,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'a nested repository whose config includes (include.path, includeIf) a file the command wrote',
+    hostileAt: ['inc', 'incif'],
     plant(ws, p) {
       writeFileSync(join(ws, 'evil.cfg'), programSettings(p));
       const one = join(ws, 'inc');
@@ -206,6 +215,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'the top repository itself names programs, and .gitattributes asks for its filter and drivers everywhere',
+    hostileAt: ['.'],
     plant(ws, p) {
       topRepo(ws);
       writeFileSync(join(ws, '.gitattributes'), '* filter=evil diff=evil merge=evil\n');
@@ -216,6 +226,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'a bare repository laid out in a plain folder',
+    hostileAt: ['bare'],
     plant(ws, p) {
       plainGit(ws, 'init', '-q', '--bare', 'bare');
       appendFileSync(join(ws, 'bare', 'config'), programSettings(p));
@@ -224,6 +235,7 @@ export const GIT_LAYOUTS: GitLayout[] = [
   },
   {
     name: 'a repository nested inside an untracked folder, deep down',
+    hostileAt: ['new/deep/er/repo'],
     plant(ws, p) {
       const sub = join(ws, 'new', 'deep', 'er', 'repo');
       repoWithCommit(sub);
