@@ -74,7 +74,17 @@ export function maskCredentials(text: string): string {
  */
 export function safeCut(text: string): number {
   const openPem = text.lastIndexOf('-----BEGIN ');
-  if (openPem >= 0 && !/-----END [A-Z0-9 ]*-----/.test(text.slice(openPem))) return openPem;
+  let pemEnd = 0;
+  if (openPem >= 0) {
+    const end = /-----END [A-Z0-9 ]*-----/.exec(text.slice(openPem));
+    if (!end) return openPem;
+    pemEnd = openPem + end.index + end[0].length;
+  }
+  // Never inside a closed block either: the cut goes after its END line at least.
+  return Math.max(pemEnd, lineCut(text));
+}
+
+function lineCut(text: string): number {
   const lineStart = text.lastIndexOf('\n') + 1;
   const line = text.slice(lineStart);
   if (/\b(?:Bearer|Basic|Authorization)\b/i.test(line) || [...line.matchAll(/([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*[=:]/g)].some((m) => isSecretName(m[1]!))) return lineStart;

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolMessage } from '../../../src/core/messages.js';
 import { maskCredentials } from '../../../src/core/secrets/credential-patterns.js';
+import { Redactor, StreamRedactor } from '../../../src/core/secrets/redact.js';
 import { collectEvents, script } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
 import { recordAttacks } from './record.js';
@@ -113,4 +114,20 @@ describe('credential shapes: each one masked, ordinary text and code left alone'
   for (const text of ORDINARY) {
     it(`leaves "${text}" as it is`, () => assert.equal(maskCredentials(text), text));
   }
+
+  it('a stream cut at every position masks exactly what masking the whole text does', () => {
+    const text = `intro\n${SHAPES.map(([line]) => line).join(' and then\n')}\nbye`;
+    const whole = maskCredentials(text);
+    for (let i = 1; i < text.length; i++) {
+      const stream = new StreamRedactor(new Redactor([]));
+      const out = stream.push(text.slice(0, i)) + stream.push(text.slice(i)) + stream.flush();
+      assert.equal(out, whole, `cut at ${i}`);
+    }
+    for (let size = 1; size <= 7; size++) {
+      const stream = new StreamRedactor(new Redactor([]));
+      let out = '';
+      for (let i = 0; i < text.length; i += size) out += stream.push(text.slice(i, i + size));
+      assert.equal(out + stream.flush(), whole, `pieces of ${size}`);
+    }
+  });
 });

@@ -38,8 +38,9 @@ describe('review: a workspace secret read, then sent out through web_search', fu
     const { onEvent, events } = collectEvents();
     await p.run({ agent: 'a', text: 'tidy up', onEvent });
     const queries = ddg.requests.map((u) => u.searchParams.get('q') ?? u.search);
-    // The first call really read the secret (so the model had it to send).
-    const read = events.some((e) => e.type === 'tool_result' && e.name !== 'web_search' && JSON.stringify(e).includes(SECRET));
+    // The first call really read the file. Its value is masked by its shape before the model or a
+    // surface sees it (`STRIPE_KEY=[redacted]`); the query below is the model spelling it anyway.
+    const read = events.some((e) => e.type === 'tool_result' && e.name !== 'web_search' && /_KEY=\[redacted\]/.test(e.content));
     return { asked: prompter.requests.map((r) => r.tool), leaked: queries.some((q) => q.includes(SECRET)), queries, read };
   }
 
