@@ -91,7 +91,12 @@ export interface RunTurnOptions {
    * files it read outside the workspace) starts the callee's run tainted too, so asking another
    * agent never launders it.
    */
-  callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean; secretFiles?: string[] };
+  callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean; secretFiles?: string[]; planMode?: boolean };
+  /**
+   * Plan mode for this turn (spec 10): only tools that read run, the agent answers with a plan.
+   * Absent: the agent's `plan_mode` setting. A routed or child run inherits its caller's.
+   */
+  planMode?: boolean;
   /**
    * Context the person attached (issue 17: @file, @folder, @selection, @problems, @terminal): added
    * after the text in the user's message, so the transcript records what the model was given.

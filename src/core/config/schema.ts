@@ -37,6 +37,8 @@ export const AgentConfig = z.looseObject({
   core: z.string().min(1).optional(),
   /** MCP servers (every tool) or tools (`mcp__<server>__<tool>`) this agent may use. */
   mcp: AgentMcpSelection.optional(),
+  /** Conversations with this agent start in plan mode (only tools that read run) unless the person switches. */
+  plan_mode: z.boolean().optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 

@@ -13,6 +13,7 @@ import type { RunPermissionState } from './run-state.js';
 import { SessionGrants } from './session-grants.js';
 import { describeReasons, summarizeCall } from './summary.js';
 import { classifyTool } from './tool-classes.js';
+import { planModeRefusal } from './plan-mode.js';
 
 /**
  * The permission barrier (spec 5): decides, for each tool call, whether it runs now, runs after a
@@ -138,6 +139,11 @@ export class PermissionBarrier {
     // What a grant given on this call covers besides its risks: the programs it runs by name.
     const programs = [...new Set(verdict.programs ?? [])].sort();
 
+    // Plan mode (spec 10) comes before every grant: a pre-approved write is refused, unasked.
+    if (call.run.planMode) {
+      const refusal = planModeRefusal(tool, { harmlessCommand: cls.kind === 'shell' && hints.length === 0, readOnlyHint: call.facts?.readOnlyHint === true });
+      if (refusal) return this.decided(call, chain, { allowed: false, by: 'plan_mode', reason: refusal });
+    }
     const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
     if (freeTool) return { allowed: true, by: 'free', risks };
     const unconfined = (cls.kind === 'shell' && call.sandbox?.confined === false) ? call.sandbox : null;

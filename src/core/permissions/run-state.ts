@@ -17,6 +17,8 @@ export interface RunPermissionState {
   secretFiles?: string[];
   /** "Allow for the rest of this task": tool and risks shown, per agent; given while tainted or not. */
   taskGrants?: TaskGrant[];
+  /** Plan mode (spec 10): only tools that read run; a routed callee's run inherits it. */
+  planMode?: boolean;
 }
 
 export interface TaskGrant {
@@ -39,6 +41,7 @@ export function newRunState(caller?: RunPermissionState): RunPermissionState {
   // Reading outside the workspace is data the caller may pass on, like outside content.
   if (caller?.readOutsideWorkspace) state.readOutsideWorkspace = true;
   if (caller?.secretFiles?.length) state.secretFiles = [...caller.secretFiles];
+  if (caller?.planMode) state.planMode = true;
   return state;
 }
 

@@ -9,7 +9,7 @@ import type { EventLog } from '../log.js';
 import type { Message } from '../messages.js';
 import type { CreateProviderOptions } from '../models/factory.js';
 import type { PepePaths } from '../paths.js';
-import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
+import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, PLAN_MODE_SYSTEM_TEXT, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
 import { canMessage } from '../routing/route-graph.js';
 import { routingFor } from '../routing/router.js';
 import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';
@@ -223,6 +223,8 @@ export class AgentRuntime {
     const personPresent = (opts.personPresent ?? true) && !!this.deps.prompter?.interactive;
     // Taint follows the data: a routed or child run starts with its caller's outside content.
     const run = newRunState(opts.callerRun ? { taskGrants: [], readOutsideWorkspace: false, ...opts.callerRun } : undefined);
+    // Plan mode (spec 10): the person's choice for this turn, else the agent's default; a caller's is inherited.
+    if (opts.callerRun?.planMode || (opts.planMode ?? agentConfig.plan_mode === true)) run.planMode = true;
     const barrier = this.barrierFor(id, personPresent, emit);
     const routing = routingFor(
       { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
@@ -308,7 +310,7 @@ export class AgentRuntime {
         })
       : null;
 
-    const system = this.systemMessages(opts.agent, agentConfig, turn.config);
+    const system = this.systemMessages(opts.agent, agentConfig, turn.config, turn.run.planMode === true);
     let messages: Message[];
     if (core && host) {
       let bootstrap = (opts.child?.useBootstrap ?? true) ? session.bootstrap : [];
@@ -396,12 +398,13 @@ export class AgentRuntime {
     return { ...base, tookInOutsideContent: turn.run.tookInOutsideContent, messages: outcome.messages, coreResult: outcome.coreResult };
   }
 
-  private systemMessages(agent: string, agentConfig: AgentConfig, config: PepeConfig): Message[] {
+  private systemMessages(agent: string, agentConfig: AgentConfig, config: PepeConfig, planMode = false): Message[] {
     const parts = [agentConfig.system_prompt ?? `You are ${agent}, an AI agent running in Pepe. Use your tools when they help; answer concisely.`];
     const visible = new Set(this.tools.visibleTo(agentConfig).map((t) => t.name));
     const targets = (agentConfig.can_message ?? []).filter((t) => canMessage(config, agent, t));
     if (visible.has('send_to_agent') && targets.length) parts.push(`You may consult these agents with send_to_agent: ${targets.join(', ')}.`);
     if (visible.has('set_route')) parts.push(MANAGE_ROUTING_SKILL);
+    if (planMode) parts.push(PLAN_MODE_SYSTEM_TEXT);
     return [{ role: 'system', content: parts.join('\n\n') }];
   }
 
