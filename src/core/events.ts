@@ -51,6 +51,8 @@ export interface TurnResult {
   switchTo?: string;
   /** True when outside content entered this run (spec 5.3); a routed caller inherits the taint. */
   tookInOutsideContent: boolean;
+  /** The turn ran in plan mode (spec 10): its answer is a plan a person may start. */
+  planMode?: boolean;
   messages: Message[];
 }
 

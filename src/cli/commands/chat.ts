@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { parseChatInput } from '../../core/chat-command.js';
+import { planHandover } from '../../core/permissions/plan-mode.js';
 import { errorMessage, UsageError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { explicitModel } from './run.js';
 
-const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /exit; Ctrl+C stops a running turn';
+const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /plan (only tools that read run; the agent answers with a plan), /act (back to acting), /start [AGENT] (carry out the last plan), /exit; Ctrl+C stops a running turn';
 
 export function registerChatCommand(program: Command, ctx: CliContext): void {
   program
@@ -15,7 +16,8 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .option('--model <id>', 'use this model, bypassing the model_select slot')
     .option('--provider <name>', '"fake": the built-in mock model')
     .option('--session <id>', 'continue this session')
-    .action(async (first: string, opts: { model?: string; provider?: string; session?: string }) => {
+    .option('--plan', 'start in plan mode: only tools that read run, the agent answers with a plan (/act leaves it)')
+    .action(async (first: string, opts: { model?: string; provider?: string; session?: string; plan?: boolean }) => {
       const model = explicitModel(opts);
       const { createInterface, TerminalRenderer, TtyPrompter } = await loadCliCore();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
@@ -29,6 +31,10 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       let agent = canonical;
       let sessionId = opts.session;
       let turn: AbortController | null = null;
+      // Plan mode: the person's choice (/plan, /act, --plan); undefined leaves it to the agent's plan_mode.
+      let planMode: boolean | undefined = opts.plan ? true : undefined;
+      // The last answer given in plan mode: what /start hands over.
+      let lastPlan: string | null = null;
       // Ctrl+C during a turn cancels the turn; at the prompt it ends the chat.
       rl.on('SIGINT', () => {
         if (turn) turn.abort();
@@ -60,8 +66,13 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           ctx.out('(new session)');
           continue;
         }
-        if (input.kind === 'agent_usage') {
+        if (input.kind === 'agent_usage' || input.kind === 'start_usage') {
           ctx.out(input.usage);
+          continue;
+        }
+        if (input.kind === 'mode') {
+          planMode = input.plan;
+          ctx.out(input.plan ? '(plan mode: only tools that read run; the agent answers with a plan. /start carries it out, /act leaves plan mode)' : '(acting: tools run under the usual approvals)');
           continue;
         }
         // The configuration as it is now: agents, routes and slots edited meanwhile apply from this turn.
@@ -77,11 +88,35 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           }
           continue;
         }
-        const text = input.text.trim();
+        let text: string;
+        if (input.kind === 'start') {
+          if (lastPlan === null) {
+            ctx.out('(no plan to start yet: ask for one in plan mode, /plan)');
+            continue;
+          }
+          const target = input.agent ? pepe.switchTarget({ agent, switchTo: input.agent }).agent : agent;
+          if (!target) {
+            ctx.out(`no agent "${input.agent}"`);
+            continue;
+          }
+          if (target !== agent) {
+            agent = target;
+            sessionId = undefined;
+            ctx.out(`(the plan is handed to ${agent}; new session)`);
+          }
+          planMode = false;
+          text = planHandover(lastPlan);
+          lastPlan = null;
+          ctx.out('(acting: carrying out the plan)');
+        } else text = input.text.trim();
         turn = new AbortController();
         try {
-          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent: (e) => renderer.handle(e), personPresent: person, metadata: { channel: 'cli-chat' } });
+          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent: (e) => renderer.handle(e), personPresent: person, metadata: { channel: 'cli-chat' }, ...(planMode !== undefined ? { planMode } : {}) });
           sessionId = result.sessionId;
+          if (result.planMode && result.status === 'ok' && result.content.trim()) {
+            lastPlan = result.content;
+            ctx.out('(plan mode: /start carries out this plan, /start AGENT hands it to another agent)');
+          }
           if (result.status === 'cancelled') ctx.out('(stopped)');
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           if (result.switchTo) {

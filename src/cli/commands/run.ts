@@ -12,6 +12,7 @@ interface RunOptions {
   session?: string;
   input: boolean;
   json?: boolean;
+  plan?: boolean;
 }
 
 /** `--provider fake` is an alias of `--model mock` (spec 9.1). */
@@ -32,6 +33,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--session <id>', 'continue this session')
     .option('--no-input', 'never ask: gated calls are refused and parked as pending approvals')
     .option('--json', 'print one JSON event per line; the last is turn_end')
+    .option('--plan', 'plan mode: only tools that read run (writes and other commands are refused unasked); the agent answers with a plan')
     .action(async (agent: string, text: string, opts: RunOptions) => {
       const model = explicitModel(opts);
       const core = await loadCliCore();
@@ -47,7 +49,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
       try {
-        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' } }).finally(() => redacting.flush());
+        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' }, ...(opts.plan ? { planMode: true } : {}) }).finally(() => redacting.flush());
         if (!opts.json) {
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);

@@ -395,7 +395,7 @@ export class AgentRuntime {
     const extra = { ...(outcome.error ? { error: outcome.error } : {}), ...(switchTo ? { switchTo } : {}) };
     const base = { agent: turn.opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, content: outcome.content, status: outcome.status, ...extra };
     turn.emit({ type: 'turn_end', path: turn.chain, ...base });
-    return { ...base, tookInOutsideContent: turn.run.tookInOutsideContent, messages: outcome.messages, coreResult: outcome.coreResult };
+    return { ...base, tookInOutsideContent: turn.run.tookInOutsideContent, ...(turn.run.planMode ? { planMode: true } : {}), messages: outcome.messages, coreResult: outcome.coreResult };
   }
 
   private systemMessages(agent: string, agentConfig: AgentConfig, config: PepeConfig, planMode = false): Message[] {
