@@ -75,6 +75,10 @@ export const PanelStateSchema = z.object({
   sessionUsage: z.optional(z.nullable(UsageSchema)),
   /** Context attached to the next message (@file, @selection, a dropped file, Add Selection to Pepe Chat). */
   attachments: z.optional(z.array(AttachmentChipSchema)),
+  /** The next turn runs in plan mode: only tools that read run, the agent answers with a plan. */
+  planMode: z.optional(z.boolean()),
+  /** The last turn answered with a plan that "Start" can hand over. */
+  canStartPlan: z.optional(z.boolean()),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -126,6 +130,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('set_agent'), agent: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('set_model'), model: z.nullable(z.string()) }),
+  /** The mode switch: plan mode (only tools that read run) or acting. */
+  z.object({ type: z.literal('set_plan_mode'), plan: z.boolean() }),
+  /** "Start": the last plan, handed over in acting mode as the next message. */
+  z.object({ type: z.literal('start_plan') }),
   z.object({ type: z.literal('new_session') }),
   z.object({ type: z.literal('list_sessions') }),
   z.object({ type: z.literal('open_session'), agent: z.string(), sessionId: z.string() }),

@@ -17,6 +17,10 @@ export interface Layout {
   input: HTMLTextAreaElement;
   send: HTMLButtonElement;
   stop: HTMLButtonElement;
+  /** The mode switch: plan mode (only tools that read run) or acting. */
+  planMode: HTMLButtonElement;
+  /** Hands the last plan over in acting mode. */
+  startPlan: HTMLButtonElement;
   status: HTMLElement;
 }
 
@@ -45,9 +49,11 @@ export function buildLayout(app: HTMLElement): Layout {
   const send = h('button', { type: 'button', class: 'primary', 'data-action': 'send', 'aria-label': 'Send', title: 'Send (Enter)' }, icon('send'), ' Send');
   const stop = h('button', { type: 'button', class: 'secondary', 'data-action': 'stop', 'aria-label': 'Stop the turn', title: 'Stop', hidden: true }, icon('debug-stop'), ' Stop');
   const status = h('div', { class: 'sr-status', role: 'status', 'aria-live': 'polite' });
-  const composer = h('footer', { class: 'composer' }, input, h('div', { class: 'composer-actions' }, stop, send), status);
+  const planMode = h('button', { type: 'button', class: 'mode-switch', 'data-action': 'toggle-plan', 'aria-pressed': 'false', title: 'Plan mode: only tools that read run; the agent answers with a plan (/plan, /act)' }, icon('checklist'), ' Plan');
+  const startPlan = h('button', { type: 'button', class: 'secondary', 'data-action': 'start-plan', hidden: true, title: 'Carry out the plan in acting mode (/start, or /start AGENT for another agent)' }, icon('play'), ' Start');
+  const composer = h('footer', { class: 'composer' }, input, h('div', { class: 'composer-actions' }, planMode, h('span', { class: 'spacer' }), startPlan, stop, send), status);
   app.replaceChildren(header, history, transcript, composer);
-  return { agent, model, tier, usage, historyButton, history, historyList, historySearch, transcript, input, send, stop, status };
+  return { agent, model, tier, usage, historyButton, history, historyList, historySearch, transcript, input, send, stop, planMode, startPlan, status };
 }
 
 export function fillAgents(select: HTMLSelectElement, agents: readonly AgentInfo[], current: string | null): void {
@@ -81,6 +87,11 @@ export function showState(layout: Layout, state: PanelState): void {
   layout.send.hidden = state.busy;
   layout.stop.hidden = !state.busy;
   layout.agent.disabled = state.busy;
+  const plan = state.planMode === true;
+  layout.planMode.setAttribute('aria-pressed', String(plan));
+  layout.planMode.lastChild!.textContent = plan ? ' Plan mode on' : ' Plan';
+  document.body.dataset.plan = String(plan);
+  layout.startPlan.hidden = state.busy || state.canStartPlan !== true;
   document.body.dataset.busy = String(state.busy);
   layout.input.placeholder = state.agent ? `Message ${state.agent}… (Enter to send, Shift+Enter for a new line, /agent NAME to switch)` : 'No agent yet';
 }
