@@ -33,7 +33,8 @@ export type TurnEvent = { path: string[] } & (
   | { type: 'turn_end'; agent: string; sessionId: string; turnId: string; content: string; status: TurnStatus; error?: string; switchTo?: string }
 );
 
-export type TurnStatus = 'ok' | 'error' | 'cancelled' | 'max_steps' | 'loop_guard';
+/** `budget`: a model call could have exceeded a budget (limits.max_cost, a project's cap), so it was not made. */
+export type TurnStatus = 'ok' | 'error' | 'cancelled' | 'max_steps' | 'loop_guard' | 'budget';
 
 export type TurnEventOf<T extends TurnEvent['type']> = Extract<TurnEvent, { type: T }>;
 

@@ -54,7 +54,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);
         }
-        process.exitCode = result.status === 'error' || result.status === 'cancelled' ? 1 : 0;
+        process.exitCode = result.status === 'error' || result.status === 'cancelled' || result.status === 'budget' ? 1 : 0;
       } finally {
         process.off('SIGINT', onSigint);
         rl?.close();

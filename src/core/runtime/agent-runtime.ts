@@ -32,6 +32,7 @@ import { isWithin, promptTimeout, switchNotice } from './turn-helpers.js';
 import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import type { UsageLedger } from './usage.js';
+import { budgetsFor } from './budget.js';
 
 export type { RunTurnOptions } from '../events.js';
 type JsonValue = Sdk.JsonValue;
@@ -361,7 +362,7 @@ export class AgentRuntime {
         sandbox: turn.invokeEnv.sandbox,
         toolContext: turn.toolContext,
         slots: this.deps.slots,
-        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId },
+        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId, budgets: () => budgetsFor(turn.config, agentConfig, agentConfig.project ?? null, turn.sessionId, () => this.deps.usage.all()) },
         maxSteps: turn.config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
         signal,
         emit,
