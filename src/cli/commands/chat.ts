@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseChatInput } from '../../core/chat-command.js';
-import { planHandover } from '../../core/permissions/plan-mode.js';
 import { errorMessage, UsageError } from '../../core/errors.js';
+import type { TurnEvent } from '../../core/events.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { explicitModel } from './run.js';
@@ -19,7 +19,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .option('--plan', 'start in plan mode: only tools that read run, the agent answers with a plan (/act leaves it)')
     .action(async (first: string, opts: { model?: string; provider?: string; session?: string; plan?: boolean }) => {
       const model = explicitModel(opts);
-      const { createInterface, TerminalRenderer, TtyPrompter } = await loadCliCore();
+      const { createInterface, TerminalRenderer, TtyPrompter, conversationFigures, statusLine, planHandover } = await loadCliCore();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
       // Iterate from the start: lines piped in while the core loads are buffered, not dropped.
       const lines = rl[Symbol.asyncIterator]();
@@ -111,8 +111,17 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
         } else text = input.text.trim();
         turn = new AbortController();
         try {
-          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent: (e) => renderer.handle(e), personPresent: person, metadata: { channel: 'cli-chat' }, ...(planMode !== undefined ? { planMode } : {}) });
+          // The turns of this one (the consulted agents' included), for the status line's "turn" figures.
+          const turnIds: string[] = [];
+          const onEvent = (e: TurnEvent) => {
+            if (e.type === 'turn_start') turnIds.push(e.turnId);
+            renderer.handle(e);
+          };
+          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent, personPresent: person, metadata: { channel: 'cli-chat' }, ...(planMode !== undefined ? { planMode } : {}) });
           sessionId = result.sessionId;
+          const { compacted } = pepe.sessions.load(agent, result.sessionId);
+          ctx.out(`(${statusLine(conversationFigures({ config: pepe.config, usage: pepe.usage, agent, sessionId: result.sessionId, turnIds, compacted }))})`);
+          if (result.status === 'budget') ctx.out(`(stopped: ${result.content.replace(/^\[|\]$/g, '')})`);
           if (result.planMode && result.status === 'ok' && result.content.trim()) {
             lastPlan = result.content;
             ctx.out('(plan mode: /start carries out this plan, /start AGENT hands it to another agent)');

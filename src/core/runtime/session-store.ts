@@ -42,6 +42,8 @@ export interface LoadedSession {
   /** The bootstrap snapshot persisted for this session (spec 7), if any. */
   bootstrap: string[] | null;
   state: Record<string, unknown>;
+  /** Compaction condensed this session at least once (spec 4.5). */
+  compacted: boolean;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -113,6 +115,7 @@ export class SessionStore {
     const messages: Message[] = [];
     let bootstrap: string[] | null = null;
     const state: Record<string, unknown> = {};
+    let compacted = false;
     let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0 };
     // A torn last line after a crash, or a line from a newer version, is skipped.
     for (const parsed of parseJsonLines(text, (v) => Line.safeParse(v).data)) {
@@ -136,10 +139,11 @@ export class SessionStore {
           break;
         case 'compaction':
           messages.splice(0, messages.length, ...parsed.messages);
+          compacted = true;
           break;
       }
     }
-    return { info, messages, bootstrap, state };
+    return { info, messages, bootstrap, state, compacted };
   }
 
   /** Newest first; `origins` keeps only sessions started that way (a chat's history: `['user']`). */

@@ -56,7 +56,8 @@ describe('plan mode in the CLI: pepe run --plan, /plan, /act and /start in pepe 
     c.send('second plan');
     await c.until(/You said: second plan[\s\S]*\/start carries out this plan/);
     c.send('/start b');
-    await c.until(/the plan is handed to b; new session\)[\s\S]*You said: Carry out this plan, which was agreed in plan mode:\s+You said: second plan\s+b> /);
+    await c.until(/the plan is handed to b; new session\)[\s\S]*You said: Carry out this plan, which was agreed in plan mode:\s+You said: second plan\s+\(turn [^\n]*\)\s+b> /);
+    assert.match(c.output(), /\(turn \d+ tokens · conversation \d+ tokens · context \d+ of 128\.0k \(0%; compacts at 76\.8k\)\)/, 'a status line after each turn');
     c.send('/act');
     await c.until(/\(acting: tools run under the usual approvals\)/);
     await c.end();
