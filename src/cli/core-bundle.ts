@@ -12,6 +12,7 @@ export { scaffoldCore } from '../core/cores/scaffold.js';
 export { createPepe } from '../core/pepe.js';
 export { conversationFigures, statusLine } from '../core/runtime/conversation-figures.js';
 export { planHandover } from '../core/permissions/plan-mode.js';
+export { sessionMarkdown, sessionMatches } from '../core/runtime/session-export.js';
 export { TerminalRenderer } from './render.js';
 export { TtyPrompter } from './tty-prompter.js';
 /** The CLI's AI SDK bundle (dist/cli-vendor/ai-sdk.js) uses this copy of zod instead of its own. */

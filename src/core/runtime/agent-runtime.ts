@@ -33,6 +33,7 @@ import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import type { UsageLedger } from './usage.js';
 import { budgetsFor } from './budget.js';
+import { sessionTitle } from './session-title.js';
 
 export type { RunTurnOptions } from '../events.js';
 type JsonValue = Sdk.JsonValue;
@@ -216,7 +217,9 @@ export class AgentRuntime {
     if (sessionId && !sessions.exists(opts.agent, sessionId)) throw new UsageError(`no session ${sessionId} for agent ${opts.agent}; see pepe sessions list ${opts.agent}`);
     if (!sessionId) {
       const origin = opts.origin ?? (opts.parentChain?.length ? 'routed' : 'user');
-      sessionId = sessions.create(opts.agent, { origin, ...(opts.sessionTitle ? { title: opts.sessionTitle } : {}) });
+      // A person's conversation is titled from its first message until renamed.
+      const title = opts.sessionTitle ?? (origin === 'user' && opts.text.trim() ? sessionTitle(opts.text) : undefined);
+      sessionId = sessions.create(opts.agent, { origin, ...(title ? { title } : {}) });
     }
     const id = sessionId;
     const session = sessions.load(opts.agent, id);
