@@ -79,6 +79,12 @@ export const PanelStateSchema = z.object({
   planMode: z.optional(z.boolean()),
   /** The last turn answered with a plan that "Start" can hand over. */
   canStartPlan: z.optional(z.boolean()),
+  /** The context meter: the last call's tokens against the model's window, and where compaction starts. */
+  context: z.optional(z.nullable(z.object({ usedTokens: z.number(), windowTokens: z.number(), compactAtTokens: z.number(), compacted: z.boolean() }))),
+  /** This conversation's budget (limits.max_cost), when one is set. */
+  budget: z.optional(z.nullable(z.object({ limitUsd: z.number(), spentUsd: z.number() }))),
+  /** The agent's project spend against its cap. */
+  projectSpend: z.optional(z.nullable(z.object({ spendUsd: z.number(), capUsd: z.nullable(z.number()) }))),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 

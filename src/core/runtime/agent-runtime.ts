@@ -33,7 +33,7 @@ import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import type { UsageLedger } from './usage.js';
 import { budgetsFor } from './budget.js';
-import { sessionTitle } from './session-title.js';
+import { sessionTitle } from '../session-title.js';
 
 export type { RunTurnOptions } from '../events.js';
 type JsonValue = Sdk.JsonValue;

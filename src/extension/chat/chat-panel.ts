@@ -444,8 +444,13 @@ export class ChatPanel implements vscode.Disposable {
     let project: string | null = null;
     let sessionUsage: Usage | null = null;
     let planMode = this.plan.on(undefined);
+    let figures: Pick<PanelState, 'context' | 'budget' | 'projectSpend'> = {};
     try {
       const pepe = await this.deps.getPepe();
+      if (this.agent && this.sessionId) {
+        const f = pepe.conversationFigures(this.agent, this.sessionId);
+        figures = { context: f.context, budget: f.budget, projectSpend: f.project ? { spendUsd: f.project.spendUsd, capUsd: f.project.capUsd } : null };
+      }
       planMode = this.plan.on(this.agent ? pepe.config.agents?.[this.agent]?.plan_mode : undefined);
       sessionUsage = this.meterFor(pepe).sessionUsage(this.sessionId);
       project = projectFor(pepe.config, this.agent ?? undefined) ?? null;
@@ -456,7 +461,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch {
       // no Pepe: nothing to say about tiers
     }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, planMode, canStartPlan: this.plan.canStart };
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, planMode, canStartPlan: this.plan.canStart, ...figures };
   }
 
   private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {

@@ -53,7 +53,7 @@ export function sessionSummaries(sessions: { list(agent?: string, filter?: { ori
 }
 
 /** A new session's title: the first line of its first message, shortened (the core titles sessions the same way). */
-export { sessionTitle } from '../../core/runtime/session-title.js';
+export { sessionTitle } from '../../core/session-title.js';
 
 const BLOCKS_START = '\n\n<attached-context kind="';
 const BLOCK_HEAD = /^<attached-context kind="(file|folder|selection|problems|terminal)" label="([^"\n]*)">$/gm;
