@@ -10,6 +10,9 @@ export { checkAgentCores } from '../core/cores/check-agents.js';
 export { formatProblem } from '../core/cores/problems.js';
 export { scaffoldCore } from '../core/cores/scaffold.js';
 export { createPepe } from '../core/pepe.js';
+export { conversationFigures, statusLine } from '../core/runtime/conversation-figures.js';
+export { planHandover } from '../core/permissions/plan-mode.js';
+export { sessionMarkdown, sessionMatches } from '../core/runtime/session-export.js';
 export { TerminalRenderer } from './render.js';
 export { TtyPrompter } from './tty-prompter.js';
 /** The CLI's AI SDK bundle (dist/cli-vendor/ai-sdk.js) uses this copy of zod instead of its own. */

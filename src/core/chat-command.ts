@@ -13,9 +13,16 @@ export type ChatInput =
   | { kind: 'trust' }
   /** `/help`: the chat's commands and the prompt files that `/name` expands. */
   | { kind: 'help' }
-  | { kind: 'exit' };
+  | { kind: 'exit' }
+  /** `/plan`: plan mode from the next message (only tools that read run). `/act`: back to acting. */
+  | { kind: 'mode'; plan: boolean }
+  /** `/start [AGENT]`: leave plan mode and hand the last plan to this agent, or to AGENT in a new session. */
+  | { kind: 'start'; agent?: string }
+  | { kind: 'start_usage'; usage: string };
 
 export const AGENT_COMMAND_USAGE = 'usage: /agent NAME (hand the conversation to the agent NAME)';
+
+export const START_COMMAND_USAGE = 'usage: /start [AGENT] (carry out the last plan, here or with the agent AGENT)';
 
 export function parseChatInput(raw: string): ChatInput {
   const text = raw.trim();
@@ -23,6 +30,14 @@ export function parseChatInput(raw: string): ChatInput {
   if (text === '/new') return { kind: 'new' };
   if (text === '/trust') return { kind: 'trust' };
   if (text === '/help') return { kind: 'help' };
+  if (text === '/plan') return { kind: 'mode', plan: true };
+  if (text === '/act') return { kind: 'mode', plan: false };
+  const start = /^\/start(?:\s+(.*))?$/s.exec(text);
+  if (start) {
+    const words = (start[1] ?? '').trim().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return { kind: 'start' };
+    return words.length === 1 ? { kind: 'start', agent: words[0]! } : { kind: 'start_usage', usage: START_COMMAND_USAGE };
+  }
   const agent = /^\/agent(?:\s+(.*))?$/s.exec(text);
   if (agent) {
     const words = (agent[1] ?? '').trim().split(/\s+/).filter(Boolean);

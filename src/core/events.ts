@@ -44,7 +44,8 @@ export type TurnEvent = { path: string[] } & (
   | { type: 'turn_end'; agent: string; sessionId: string; turnId: string; content: string; status: TurnStatus; error?: string; switchTo?: string }
 );
 
-export type TurnStatus = 'ok' | 'error' | 'cancelled' | 'max_steps' | 'loop_guard';
+/** `budget`: a model call could have exceeded a budget (limits.max_cost, a project's cap), so it was not made. */
+export type TurnStatus = 'ok' | 'error' | 'cancelled' | 'max_steps' | 'loop_guard' | 'budget';
 
 export type TurnEventOf<T extends TurnEvent['type']> = Extract<TurnEvent, { type: T }>;
 
@@ -65,6 +66,8 @@ export interface TurnResult {
    * earlier turn of its session and not trusted again since; a routed or core caller inherits it.
    */
   tookInOutsideContent: boolean;
+  /** The turn ran in plan mode (spec 10): its answer is a plan a person may start. */
+  planMode?: boolean;
   messages: Message[];
 }
 
@@ -105,7 +108,12 @@ export interface RunTurnOptions {
    * files it read outside the workspace) starts the callee's run tainted too, so asking another
    * agent never launders it.
    */
-  callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean; secretFiles?: string[] };
+  callerRun?: { tookInOutsideContent: boolean; outsideContentSources: string[]; readOutsideWorkspace?: boolean; secretFiles?: string[]; planMode?: boolean };
+  /**
+   * Plan mode for this turn (spec 10): only tools that read run, the agent answers with a plan.
+   * Absent: the agent's `plan_mode` setting. A routed or child run inherits its caller's.
+   */
+  planMode?: boolean;
   /**
    * Context the person attached (issue 17: @file, @folder, @selection, @problems, @terminal): added
    * after the text in the user's message, so the transcript records what the model was given.

@@ -25,6 +25,7 @@ import { Heartbeat } from './runtime/heartbeat.js';
 import { SessionStore } from './runtime/session-store.js';
 import { estimateTokens, summariseWithModel } from './runtime/compaction.js';
 import { UsageLedger } from './runtime/usage.js';
+import { conversationFigures, type ConversationFigures } from './runtime/conversation-figures.js';
 import { scrubEnv, secretValues } from './secrets/scrub.js';
 import { candidatesFor } from './slots/availability.js';
 import { memoryReindex, memoryStatus, type MemoryReindexResult, type MemoryStatus } from './slots/memory-admin.js';
@@ -280,6 +281,12 @@ export class Pepe {
   /** Tier per project for model_select / heartbeat occupants (spec 4.6). */
   usageTiers(): Record<string, string> {
     return this.usage.tiers(this.config);
+  }
+
+  /** What a conversation costs so far: tokens, cost, context against the window, budget, project (issue 25). */
+  conversationFigures(agent: string, sessionId: string, turnIds?: readonly string[]): ConversationFigures {
+    const compacted = this.sessions.exists(agent, sessionId) && this.sessions.load(agent, sessionId).compacted;
+    return conversationFigures({ config: this.config, usage: this.usage, agent, sessionId, compacted, ...(turnIds ? { turnIds } : {}) });
   }
 
   // ---- plugins ----

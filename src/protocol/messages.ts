@@ -80,6 +80,16 @@ export const PanelStateSchema = z.object({
    * pre-approvals are paused and the header says so, with a button to trust it again.
    */
   outsideContent: z.optional(z.array(z.string())),
+  /** The next turn runs in plan mode: only tools that read run, the agent answers with a plan. */
+  planMode: z.optional(z.boolean()),
+  /** The last turn answered with a plan that "Start" can hand over. */
+  canStartPlan: z.optional(z.boolean()),
+  /** The context meter: the last call's tokens against the model's window, and where compaction starts. */
+  context: z.optional(z.nullable(z.object({ usedTokens: z.number(), windowTokens: z.number(), compactAtTokens: z.number(), compacted: z.boolean() }))),
+  /** This conversation's budget (limits.max_cost), when one is set. */
+  budget: z.optional(z.nullable(z.object({ limitUsd: z.number(), spentUsd: z.number() }))),
+  /** The agent's project spend against its cap. */
+  projectSpend: z.optional(z.nullable(z.object({ spendUsd: z.number(), capUsd: z.nullable(z.number()) }))),
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
@@ -141,6 +151,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('trust_session') }),
   z.object({ type: z.literal('set_agent'), agent: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('set_model'), model: z.nullable(z.string()) }),
+  /** The mode switch: plan mode (only tools that read run) or acting. */
+  z.object({ type: z.literal('set_plan_mode'), plan: z.boolean() }),
+  /** "Start": the last plan, handed over in acting mode as the next message. */
+  z.object({ type: z.literal('start_plan') }),
   z.object({ type: z.literal('new_session') }),
   z.object({ type: z.literal('list_sessions') }),
   z.object({ type: z.literal('open_session'), agent: z.string(), sessionId: z.string() }),

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
  */
 const path = z.array(z.string());
 const phase = z.enum(['bootstrap', 'input', 'output']);
-const status = z.enum(['ok', 'error', 'cancelled', 'max_steps', 'loop_guard']);
+const status = z.enum(['ok', 'error', 'cancelled', 'max_steps', 'loop_guard', 'budget']);
 const variant = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) => z.object({ type: z.literal(type), path, ...shape });
 
 /** An agent core's pipeline event (src/core/cores/host.ts CoreEvent). */

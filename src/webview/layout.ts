@@ -12,6 +12,8 @@ export interface Layout {
   taintText: HTMLElement;
   /** This session's tokens and cost. */
   usage: HTMLElement;
+  /** The context meter: tokens in the model's window, and when compaction starts or that it happened. */
+  context: HTMLElement;
   historyButton: HTMLButtonElement;
   history: HTMLElement;
   historyList: HTMLElement;
@@ -20,6 +22,10 @@ export interface Layout {
   input: HTMLTextAreaElement;
   send: HTMLButtonElement;
   stop: HTMLButtonElement;
+  /** The mode switch: plan mode (only tools that read run) or acting. */
+  planMode: HTMLButtonElement;
+  /** Hands the last plan over in acting mode. */
+  startPlan: HTMLButtonElement;
   status: HTMLElement;
 }
 
@@ -36,6 +42,7 @@ export function buildLayout(app: HTMLElement): Layout {
     taintText,
     h('button', { type: 'button', class: 'link-button', 'data-action': 'trust-session', title: 'I have read it: trust this conversation again (pre-approved calls run without asking again)' }, 'Trust again'),
   );
+  const context = h('span', { class: 'context-meter', hidden: true, 'data-kind': 'context-meter', role: 'status' });
   const historyButton = iconButton('history', 'Session history', 'toggle-history', { 'aria-expanded': 'false', 'aria-controls': 'history' });
   const header = h(
     'header',
@@ -45,6 +52,7 @@ export function buildLayout(app: HTMLElement): Layout {
     tier,
     taint,
     h('span', { class: 'spacer' }),
+    context,
     usage,
     iconButton('add', 'New session', 'new-session'),
     historyButton,
@@ -57,9 +65,11 @@ export function buildLayout(app: HTMLElement): Layout {
   const send = h('button', { type: 'button', class: 'primary', 'data-action': 'send', 'aria-label': 'Send', title: 'Send (Enter)' }, icon('send'), ' Send');
   const stop = h('button', { type: 'button', class: 'secondary', 'data-action': 'stop', 'aria-label': 'Stop the turn', title: 'Stop', hidden: true }, icon('debug-stop'), ' Stop');
   const status = h('div', { class: 'sr-status', role: 'status', 'aria-live': 'polite' });
-  const composer = h('footer', { class: 'composer' }, input, h('div', { class: 'composer-actions' }, stop, send), status);
+  const planMode = h('button', { type: 'button', class: 'mode-switch', 'data-action': 'toggle-plan', 'aria-pressed': 'false', title: 'Plan mode: only tools that read run; the agent answers with a plan (/plan, /act)' }, icon('checklist'), ' Plan');
+  const startPlan = h('button', { type: 'button', class: 'secondary', 'data-action': 'start-plan', hidden: true, title: 'Carry out the plan in acting mode (/start, or /start AGENT for another agent)' }, icon('play'), ' Start');
+  const composer = h('footer', { class: 'composer' }, input, h('div', { class: 'composer-actions' }, planMode, h('span', { class: 'spacer' }), startPlan, stop, send), status);
   app.replaceChildren(header, history, transcript, composer);
-  return { agent, model, tier, taint, taintText, usage, historyButton, history, historyList, historySearch, transcript, input, send, stop, status };
+  return { agent, model, tier, taint, taintText, usage, context, historyButton, history, historyList, historySearch, transcript, input, send, stop, planMode, startPlan, status };
 }
 
 export function fillAgents(select: HTMLSelectElement, agents: readonly AgentInfo[], current: string | null): void {
@@ -93,9 +103,15 @@ export function showState(layout: Layout, state: PanelState): void {
   layout.usage.hidden = !u;
   layout.usage.textContent = u ? `${(u.inputTokens + u.outputTokens).toLocaleString('en-US')} tokens${u.costUsd > 0 ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : ''}` : '';
   layout.usage.title = u ? `This session: ${u.inputTokens} tokens in, ${u.outputTokens} out, ${u.calls} model calls${u.costUsd > 0 ? `, $${u.costUsd.toFixed(4)}` : ''} (this agent's own calls; a consulted agent's are in each turn's line)` : '';
+  showFigures(layout, state);
   layout.send.hidden = state.busy;
   layout.stop.hidden = !state.busy;
   layout.agent.disabled = state.busy;
+  const plan = state.planMode === true;
+  layout.planMode.setAttribute('aria-pressed', String(plan));
+  layout.planMode.lastChild!.textContent = plan ? ' Plan mode on' : ' Plan';
+  document.body.dataset.plan = String(plan);
+  layout.startPlan.hidden = state.busy || state.canStartPlan !== true;
   document.body.dataset.busy = String(state.busy);
   layout.input.placeholder = state.agent ? `Message ${state.agent}… (Enter to send, Shift+Enter for a new line, / for commands and prompts)` : 'No agent yet';
 }
@@ -130,4 +146,19 @@ export function fillHistory(list: HTMLElement, all: readonly SessionSummary[], c
       );
     }),
   );
+}
+
+const kTokens = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toLocaleString('en-US'));
+const dollars = (n: number) => (n > 0 && n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
+
+/** The context meter, the conversation's budget and the project's spend against its cap. */
+function showFigures(layout: Layout, state: PanelState): void {
+  const c = state.context;
+  layout.context.hidden = !c;
+  if (!c) return;
+  const pct = Math.round((c.usedTokens / c.windowTokens) * 100);
+  const extra = [state.budget ? `budget ${dollars(state.budget.spentUsd)} of ${dollars(state.budget.limitUsd)}` : null, state.projectSpend && state.project ? `${state.project} ${dollars(state.projectSpend.spendUsd)}${state.projectSpend.capUsd !== null ? ` of ${dollars(state.projectSpend.capUsd)}` : ''}` : null].filter(Boolean);
+  layout.context.textContent = `${kTokens(c.usedTokens)} / ${kTokens(c.windowTokens)} (${pct}%)${c.compacted ? ' · compacted' : ''}${extra.length ? ` · ${extra.join(' · ')}` : ''}`;
+  layout.context.dataset.level = c.usedTokens >= c.compactAtTokens ? 'full' : c.usedTokens >= c.compactAtTokens * 0.8 ? 'near' : 'ok';
+  layout.context.title = `Context: ${c.usedTokens} tokens of the model's ${c.windowTokens}. ${c.compacted ? 'This conversation was compacted (older turns condensed into a summary).' : `Older turns are condensed when the prompt passes ${c.compactAtTokens} tokens (60 %).`}${extra.length ? ` ${extra.join('; ')}.` : ''}`;
 }

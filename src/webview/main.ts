@@ -149,6 +149,11 @@ document.addEventListener('click', (e) => {
       return post({ type: 'stop' });
     case 'trust-session':
       return post({ type: 'trust_session' });
+    case 'toggle-plan':
+      return post({ type: 'set_plan_mode', plan: state?.planMode !== true });
+    case 'start-plan':
+      if (!state?.busy) post({ type: 'start_plan' });
+      return;
     case 'new-session':
       return post({ type: 'new_session' });
     case 'toggle-history':

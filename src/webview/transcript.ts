@@ -243,6 +243,9 @@ export class Transcript {
       case 'loop_guard':
         where.append(this.notice('warning', `The loop guard stopped repeated tool calls.${e.error ? ` ${e.error}` : ''}`));
         break;
+      case 'budget':
+        where.append(this.notice('warning', 'Stopped before the next model call: it could have gone over a budget (limits.max_cost, or the project\'s spend cap).', undefined, 'turn-budget'));
+        break;
     }
     if (run.fatal && e.status !== 'error' && e.status !== 'cancelled') where.append(this.failure(run.fatal));
     run.fatal = null;

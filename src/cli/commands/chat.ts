@@ -2,12 +2,13 @@ import type { Command } from 'commander';
 import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage, UsageError } from '../../core/errors.js';
 import { visible, visibleLine } from '../../core/permissions/display.js';
+import type { TurnEvent } from '../../core/events.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { promptLines } from '../../core/interop/prompts.js';
 import { expandedText, explicitModel, globalFlags } from './run.js';
 
-const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /trust (trust this conversation again after outside content), /help (commands and prompts), /exit; /name args uses a prompt file; Ctrl+C stops a running turn';
+const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /trust (trust this conversation again after outside content), /plan (only tools that read run; the agent answers with a plan), /act (back to acting), /start [AGENT] (carry out the last plan), /help (commands and prompts), /exit; /name args uses a prompt file; Ctrl+C stops a running turn';
 
 /** Shown in the prompt while the conversation holds outside content (pre-approvals paused). */
 export const TAINT_MARK = ' [outside content: asks first; /trust]';
@@ -22,10 +23,11 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .option('--session <id>', 'continue this session')
     .option('--verbose', 'also name (on stderr) the instruction files and prompt files used')
     .option('--untrusted', "leave the folder's instruction, skill and prompt files out, run nothing from it, write nothing (VS Code's Restricted Mode)")
-    .action(async (first: string, opts: { model?: string; provider?: string; session?: string }, cmd: Command) => {
+    .option('--plan', 'start in plan mode: only tools that read run, the agent answers with a plan (/act leaves it)')
+    .action(async (first: string, opts: { model?: string; provider?: string; session?: string; plan?: boolean }, cmd: Command) => {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
-      const { createInterface, TerminalRenderer, TtyPrompter } = await loadCliCore();
+      const { createInterface, TerminalRenderer, TtyPrompter, conversationFigures, statusLine, planHandover } = await loadCliCore();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
       // Iterate from the start: lines piped in while the core loads are buffered, not dropped.
       const lines = rl[Symbol.asyncIterator]();
@@ -39,6 +41,10 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       // Outside content in this conversation (spec 5.3): shown in the prompt until the person types /trust.
       let tainted = sessionId ? (pepe.sessions.load(agent, sessionId).taint?.sources.length ?? 0) > 0 : false;
       let turn: AbortController | null = null;
+      // Plan mode: the person's choice (/plan, /act, --plan); undefined leaves it to the agent's plan_mode.
+      let planMode: boolean | undefined = opts.plan ? true : undefined;
+      // The last answer given in plan mode: what /start hands over.
+      let lastPlan: string | null = null;
       // Ctrl+C during a turn cancels the turn; at the prompt it ends the chat.
       rl.on('SIGINT', () => {
         if (turn) turn.abort();
@@ -78,13 +84,18 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           ctx.out(had ? '(trusted again: pre-approved calls run without asking from the next turn)' : '(nothing to trust: this conversation has taken in no outside content)');
           continue;
         }
-        if (input.kind === 'agent_usage') {
+        if (input.kind === 'agent_usage' || input.kind === 'start_usage') {
           ctx.out(input.usage);
           continue;
         }
         if (input.kind === 'help') {
           const prompts = promptLines(await pepe.interop.prompts());
           ctx.out(`${HELP}\n${prompts.length ? `prompts:\n${prompts.map((l) => `  ${visible(l)}`).join('\n')}` : 'no prompt files (add one as .pepe/prompts/NAME.md or $PEPE_HOME/prompts/NAME.md)'}`);
+          continue;
+        }
+        if (input.kind === 'mode') {
+          planMode = input.plan;
+          ctx.out(input.plan ? '(plan mode: only tools that read run; the agent answers with a plan. /start carries it out, /act leaves plan mode)' : '(acting: tools run under the usual approvals)');
           continue;
         }
         // The configuration as it is now: agents, routes and slots edited meanwhile apply from this turn.
@@ -101,19 +112,50 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           }
           continue;
         }
+        let text: string;
+        if (input.kind === 'start') {
+          if (lastPlan === null) {
+            ctx.out('(no plan to start yet: ask for one in plan mode, /plan)');
+            continue;
+          }
+          const target = input.agent ? pepe.switchTarget({ agent, switchTo: input.agent }).agent : agent;
+          if (!target) {
+            ctx.out(`no agent "${input.agent}"`);
+            continue;
+          }
+          if (target !== agent) {
+            agent = target;
+            sessionId = undefined;
+            tainted = false;
+            ctx.out(`(the plan is handed to ${agent}; new session)`);
+          }
+          planMode = false;
+          text = planHandover(lastPlan);
+          lastPlan = null;
+          ctx.out('(acting: carrying out the plan)');
+        } else text = await expandedText(pepe, input.text.trim(), (line) => verbose && process.stderr.write(`ℹ ${line}\n`));
         turn = new AbortController();
         try {
-          const onEvent = (e: Parameters<typeof renderer.handle>[0]) => {
+          // The turns of this one (the consulted agents' included), for the status line's "turn" figures.
+          const turnIds: string[] = [];
+          const onEvent = (e: TurnEvent) => {
+            if (e.type === 'turn_start') turnIds.push(e.turnId);
             renderer.handle(e);
             if (e.type === 'taint' && e.path.length === 1 && !tainted) {
               tainted = true;
               process.stderr.write(`  ⚠ this conversation took in outside content (${e.sources.map(visibleLine).join(', ')}): pre-approved calls ask first until you type /trust\n`);
             }
           };
-          const text = await expandedText(pepe, input.text.trim(), (line) => verbose && process.stderr.write(`ℹ ${line}\n`));
-          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent, personPresent: person, metadata: { channel: 'cli-chat' } });
+          const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent, personPresent: person, metadata: { channel: 'cli-chat' }, ...(planMode !== undefined ? { planMode } : {}) });
           sessionId = result.sessionId;
           tainted = result.tookInOutsideContent;
+          const { compacted } = pepe.sessions.load(agent, result.sessionId);
+          ctx.out(`(${statusLine(conversationFigures({ config: pepe.config, usage: pepe.usage, agent, sessionId: result.sessionId, turnIds, compacted }))})`);
+          if (result.status === 'budget') ctx.out(`(stopped: ${result.content.replace(/^\[|\]$/g, '')})`);
+          if (result.planMode && result.status === 'ok' && result.content.trim()) {
+            lastPlan = result.content;
+            ctx.out('(plan mode: /start carries out this plan, /start AGENT hands it to another agent)');
+          }
           if (result.status === 'cancelled') ctx.out('(stopped)');
           if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
           if (result.switchTo) {

@@ -13,6 +13,7 @@ interface RunOptions {
   session?: string;
   input: boolean;
   json?: boolean;
+  plan?: boolean;
 }
 
 /** `--provider fake` is an alias of `--model mock` (spec 9.1). */
@@ -53,6 +54,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--json', 'print one JSON event per line; the last is turn_end')
     .option('--verbose', 'also name (on stderr) the instruction files and prompt file used')
     .option('--untrusted', "leave the folder's instruction, skill and prompt files out, run nothing from it, write nothing (VS Code's Restricted Mode)")
+    .option('--plan', 'plan mode: only tools that read run (writes and other commands are refused unasked); the agent answers with a plan')
     .action(async (agent: string, given: string, opts: RunOptions, cmd: Command) => {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
@@ -71,12 +73,12 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
       try {
-        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' } });
+        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' }, ...(opts.plan ? { planMode: true } : {}) });
         if (!opts.json) {
           if (result.status === 'error') process.stderr.write(`pepe: ${redactor.text(result.error ?? '')}\n`);
           process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);
         }
-        process.exitCode = result.status === 'error' || result.status === 'cancelled' ? 1 : 0;
+        process.exitCode = result.status === 'error' || result.status === 'cancelled' || result.status === 'budget' ? 1 : 0;
       } finally {
         process.off('SIGINT', onSigint);
         rl?.close();

@@ -1,22 +1,44 @@
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { inertJson, visibleLine } from '../../core/permissions/display.js';
+import { UsageError } from '../../core/errors.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';
+import { loadCliCore } from '../core-loader.js';
+
+type Pepe = Awaited<ReturnType<CliContext['pepe']>>;
+
+/** `ID`, or `AGENT ID` as the older commands took it: the session's agent and id. */
+function findSession(pepe: Pepe, first: string, second?: string): { agent: string; id: string } {
+  if (second !== undefined) {
+    if (!pepe.sessions.exists(first, second)) throw new UsageError(`no session ${second} for agent ${first}; see pepe sessions list`);
+    return { agent: first, id: second };
+  }
+  const found = pepe.sessions.list().filter((s) => s.id === first);
+  if (!found.length) throw new UsageError(`no session ${first}; see pepe sessions list`);
+  if (found.length > 1) throw new UsageError(`${found.length} agents have a session ${first} (${found.map((s) => s.agent).join(', ')}); name the agent: pepe sessions … AGENT ${first}`);
+  return { agent: found[0]!.agent, id: first };
+}
 
 export function registerSessionCommands(program: Command, ctx: CliContext): void {
-  const sessions = program.command('sessions').description('conversation transcripts in $PEPE_HOME/sessions');
+  const sessions = program.command('sessions').description('conversation transcripts in $PEPE_HOME/sessions: list, search, show, export, rename, remove');
 
   sessions
     .command('list')
-    .description('sessions, most recent first')
+    .description('sessions, most recent first, with their titles')
     .argument('[agent]')
+    .option('--search <text>', 'only sessions whose title, agent, id or messages contain every word')
     .option('--json', 'machine-readable output')
-    .action(async (agent: string | undefined, opts: { json?: boolean }) => {
+    .action(async (agent: string | undefined, opts: { json?: boolean; search?: string }) => {
       const pepe = await ctx.pepe();
-      const list = pepe.sessions.list(agent);
+      let list = pepe.sessions.list(agent);
+      if (opts.search) {
+        const { sessionMatches } = await loadCliCore();
+        list = list.filter((s) => sessionMatches(pepe.sessions.load(s.agent, s.id), opts.search!));
+      }
       // Outside-content sources name what a model or a web page chose (file paths, servers): printed inert.
       if (opts.json) return ctx.out(inertJson(json(list)));
-      if (!list.length) return ctx.out('no sessions');
+      if (!list.length) return ctx.out(opts.search ? 'no session matches' : 'no sessions');
       const outside = (s: { outsideContent: string[] }) => (s.outsideContent.length ? `yes: ${visibleLine(s.outsideContent.join(', '))}` : '-');
       ctx.out(table(['SESSION', 'AGENT', 'TITLE', 'MESSAGES', 'UPDATED', 'OUTSIDE CONTENT'], list.map((s) => [s.id, s.agent, s.title, s.messages, s.updatedAt.replace('T', ' ').slice(0, 19), outside(s)])));
     });
@@ -33,22 +55,62 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
     });
 
   sessions
+    .command('show')
+    .description('a session as Markdown (what export writes), to standard output')
+    .argument('<id-or-agent>')
+    .argument('[id]')
+    .action(async (first: string, second: string | undefined) => {
+      const pepe = await ctx.pepe();
+      const { agent, id } = findSession(pepe, first, second);
+      const { sessionMarkdown } = await loadCliCore();
+      const s = pepe.sessions.load(agent, id);
+      ctx.out(sessionMarkdown(s.info, s.messages));
+    });
+
+  sessions
+    .command('export')
+    .description('a session as Markdown, to standard output or to a file')
+    .argument('<id-or-agent>')
+    .argument('[id]')
+    .option('-o, --output <file>', 'write it to this file instead')
+    .action(async (first: string, second: string | undefined, opts: { output?: string }) => {
+      const pepe = await ctx.pepe();
+      const { agent, id } = findSession(pepe, first, second);
+      const { sessionMarkdown } = await loadCliCore();
+      const s = pepe.sessions.load(agent, id);
+      const text = sessionMarkdown(s.info, s.messages);
+      if (!opts.output) return ctx.out(text);
+      // Never over an existing file by surprise: the person names a new one or removes the old.
+      try {
+        writeFileSync(opts.output, text, { flag: 'wx' });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${opts.output} exists; name another file or remove it first`);
+        throw e;
+      }
+      ctx.out(`exported ${id} to ${opts.output}`);
+    });
+
+  sessions
     .command('rename')
     .argument('<agent>')
     .argument('<id>')
     .argument('<title>')
     .action(async (agent: string, id: string, title: string) => {
       const pepe = await ctx.pepe();
+      if (!title.trim()) throw new UsageError('a title cannot be empty');
       pepe.sessions.rename(agent, id, title);
       ctx.out(`renamed ${id}`);
     });
 
   sessions
-    .command('delete')
-    .argument('<agent>')
-    .argument('<id>')
-    .action(async (agent: string, id: string) => {
+    .command('rm')
+    .alias('delete')
+    .description('remove a session (its transcript)')
+    .argument('<id-or-agent>')
+    .argument('[id]')
+    .action(async (first: string, second: string | undefined) => {
       const pepe = await ctx.pepe();
+      const { agent, id } = findSession(pepe, first, second);
       pepe.sessions.delete(agent, id);
       ctx.out(`deleted ${id}`);
     });

@@ -2,15 +2,24 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';
+import { loadCliCore } from '../core-loader.js';
 
 export function registerUsageCommand(program: Command, ctx: CliContext): void {
   program
     .command('usage')
     .description('spend per project, its cap and its tier (normal, low_compute, critical, dead)')
     .option('--project <name>', 'one project')
+    .option('--session <id>', "one conversation: its tokens and cost, its context against the model's window, its budget and its project")
     .option('--json', 'machine-readable output')
-    .action(async (opts: { project?: string; json?: boolean }) => {
+    .action(async (opts: { project?: string; session?: string; json?: boolean }) => {
       const pepe = await ctx.pepe();
+      if (opts.session) {
+        const info = pepe.sessions.list().find((s) => s.id === opts.session);
+        if (!info) throw new UsageError(`no session ${opts.session}; see pepe sessions list`);
+        const { conversationFigures, statusLine } = await loadCliCore();
+        const figures = conversationFigures({ config: pepe.config, usage: pepe.usage, agent: info.agent, sessionId: info.id, compacted: pepe.sessions.load(info.agent, info.id).compacted });
+        return ctx.out(opts.json ? json({ agent: info.agent, sessionId: info.id, ...figures }) : `${info.agent} ${info.id}: ${statusLine(figures)}`);
+      }
       const known = Object.keys(pepe.config.projects ?? {});
       const seen = new Set(pepe.usage.all().map((r) => r.project).filter((p): p is string => !!p));
       const projects = opts.project ? [opts.project] : [...new Set([...known, ...seen])].sort();

@@ -46,6 +46,10 @@ export const AgentConfig = z.looseObject({
   mcp: AgentMcpSelection.optional(),
   /** Project instruction files this agent uses (names or globs), or false / "off"; absent: its project's, else all. */
   instructions: InstructionsSetting.optional(),
+  /** Conversations with this agent start in plan mode (only tools that read run) unless the person switches. */
+  plan_mode: z.boolean().optional(),
+  /** This agent's conversations: `max_cost` (US dollars) each, instead of the top-level one. */
+  limits: z.looseObject({ max_cost: z.number().nonnegative().optional() }).optional(),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -109,6 +113,8 @@ export const PepeConfig = z.looseObject({
     .looseObject({
       max_hops: z.number().int().positive().optional(),
       max_steps: z.number().int().positive().optional(),
+      /** US dollars a conversation may spend; a model call that could go past it is not made. */
+      max_cost: z.number().nonnegative().optional(),
     })
     .optional(),
   slot_deadlines_ms: z.partialRecord(SlotName, z.number().int().positive()).optional(),

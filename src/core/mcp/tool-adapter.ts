@@ -72,7 +72,10 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller): M
     mcp: { server, tool: info.name, readOnly: info.annotations?.readOnlyHint === true, annotations: notes },
     // The annotations are shown in the approval prompt as what the server claims, nothing more.
     async resolve() {
-      return notes.length ? { notes: [`the MCP server ${notes.join(', ')} (its own claim, not checked)`] } : {};
+      return {
+        ...(notes.length ? { notes: [`the MCP server ${notes.join(', ')} (its own claim, not checked)`] } : {}),
+        ...(info.annotations?.readOnlyHint === true ? { readOnlyHint: true } : {}),
+      };
     },
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
       const source = `MCP ${server}/${info.name}`;

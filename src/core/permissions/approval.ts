@@ -117,6 +117,8 @@ export type BarrierOutcome =
   | { allowed: true; by: 'user'; decision: AllowDecision; requestId: string; risks: RiskKind[]; warning?: string }
   /** Never runs, whatever was pre-approved (catastrophic.ts). */
   | { allowed: false; by: 'catastrophic'; reason: string }
+  /** Plan mode is on and the call does more than read (plan-mode.ts): refused, nobody asked. */
+  | { allowed: false; by: 'plan_mode'; reason: string }
   /** The barrier itself failed: refused, never thrown. */
   | { allowed: false; by: 'barrier_error'; reason: string }
   /** `reason` is the text for the model; `userReason` what the person typed, if anything. */

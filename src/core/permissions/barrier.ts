@@ -15,6 +15,7 @@ import type { RunPermissionState } from './run-state.js';
 import { SessionGrants } from './session-grants.js';
 import { describeReasons, summarizeCall } from './summary.js';
 import { classifyTool } from './tool-classes.js';
+import { planModeRefusal } from './plan-mode.js';
 
 /**
  * The permission barrier (spec 5): decides, for each tool call, whether it runs now, runs after a
@@ -151,10 +152,16 @@ export class PermissionBarrier {
     // What a grant given on this call covers besides its risks: the programs it runs by name.
     const programs = [...new Set(verdict.programs ?? [])].sort();
 
-    // spec 5.4: a parked call's approval covers what the person saw, judged on what is there now.
+    // spec 5.4: a parked call's approval covers what the person saw, judged on what is there now
+    // (it is replayed as approved even if the conversation is now in plan mode).
     const { approved } = call;
     if (approved && risks.every((r) => approved.risks.includes(r)) && programs.every((p) => approved.programs.includes(p))) {
       return this.decided(call, chain, { allowed: true, by: 'user', decision: { kind: 'allow_once' }, requestId: approved.id, risks });
+    }
+    // Plan mode (spec 10) comes before every grant: a pre-approved write is refused, unasked.
+    if (call.run.planMode) {
+      const refusal = planModeRefusal(tool, { harmlessCommand: cls.kind === 'shell' && hints.length === 0, readOnlyHint: call.facts?.readOnlyHint === true });
+      if (refusal) return this.decided(call, chain, { allowed: false, by: 'plan_mode', reason: refusal });
     }
     const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
     if (freeTool) return { allowed: true, by: 'free', risks };

@@ -18,6 +18,8 @@ export interface RunPermissionState {
   secretFiles?: string[];
   /** "Allow for the rest of this task": tool and risks shown, per agent; given while tainted or not. */
   taskGrants?: TaskGrant[];
+  /** Plan mode (spec 10): only tools that read run; a routed callee's run inherits it. */
+  planMode?: boolean;
 }
 
 export interface TaskGrant {
@@ -59,6 +61,7 @@ export function newRunState(caller?: RunPermissionState, conversation?: Conversa
   // Reading outside the workspace is data the caller may pass on, like outside content.
   if (caller?.readOutsideWorkspace) state.readOutsideWorkspace = true;
   for (const f of caller?.secretFiles ?? []) if (!(state.secretFiles ??= []).includes(f)) state.secretFiles.push(f);
+  if (caller?.planMode) state.planMode = true;
   return state;
 }
 

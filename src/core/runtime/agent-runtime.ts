@@ -9,7 +9,7 @@ import type { EventLog } from '../log.js';
 import type { Message } from '../messages.js';
 import type { CreateProviderOptions } from '../models/factory.js';
 import type { PepePaths } from '../paths.js';
-import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
+import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, PLAN_MODE_SYSTEM_TEXT, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
 import { canMessage } from '../routing/route-graph.js';
 import { routingFor } from '../routing/router.js';
 import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';
@@ -37,6 +37,8 @@ import { promptTimeout, switchNotice } from './turn-helpers.js';
 import type { LoadedSession, SessionStore } from './session-store.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import type { UsageLedger } from './usage.js';
+import { budgetsFor } from './budget.js';
+import { sessionTitle } from '../session-title.js';
 
 export type { RunTurnOptions } from '../events.js';
 type JsonValue = Sdk.JsonValue;
@@ -229,7 +231,9 @@ export class AgentRuntime {
     if (sessionId && !sessions.exists(opts.agent, sessionId)) throw new UsageError(`no session ${sessionId} for agent ${opts.agent}; see pepe sessions list ${opts.agent}`);
     if (!sessionId) {
       const origin = opts.origin ?? (opts.parentChain?.length ? 'routed' : 'user');
-      sessionId = sessions.create(opts.agent, { origin, ...(opts.sessionTitle ? { title: opts.sessionTitle } : {}) });
+      // A person's conversation is titled from its first message until renamed.
+      const title = opts.sessionTitle ?? (origin === 'user' && opts.text.trim() ? sessionTitle(opts.text) : undefined);
+      sessionId = sessions.create(opts.agent, { origin, ...(title ? { title } : {}) });
     }
     const id = sessionId;
     const session = sessions.load(opts.agent, id);
@@ -240,6 +244,8 @@ export class AgentRuntime {
     const run = newRunState(opts.callerRun ? { taskGrants: [], readOutsideWorkspace: false, ...opts.callerRun } : undefined, session.taint);
     const taint = new ConversationTaintKeeper(sessions, opts.agent, id, run, session.taint, { emit }, chain);
     taint.save();
+    // Plan mode (spec 10): the person's choice for this turn, else the agent's default; a caller's is inherited.
+    if (opts.callerRun?.planMode || (opts.planMode ?? agentConfig.plan_mode === true)) run.planMode = true;
     const barrier = this.barrierFor(id, personPresent, emit);
     const routing = routingFor(
       { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
@@ -349,7 +355,7 @@ export class AgentRuntime {
         })
       : null;
 
-    const system = [...this.systemMessages(opts.agent, agentConfig, turn.config), ...interopSystemMessages(turn.interop, turn.tools.some((t) => t.name === 'load_skill'))];
+    const system = [...this.systemMessages(opts.agent, agentConfig, turn.config, turn.run.planMode === true), ...interopSystemMessages(turn.interop, turn.tools.some((t) => t.name === 'load_skill'))];
     let messages: Message[];
     if (core && host) {
       let bootstrap = (opts.child?.useBootstrap ?? true) ? session.bootstrap : [];
@@ -401,7 +407,7 @@ export class AgentRuntime {
         sandbox: turn.invokeEnv.sandbox,
         toolContext: turn.toolContext,
         slots: this.deps.slots,
-        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId },
+        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId, budgets: () => budgetsFor(turn.config, agentConfig, agentConfig.project ?? null, turn.sessionId, () => this.deps.usage.all()) },
         maxSteps: turn.config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
         signal,
         emit,
@@ -436,15 +442,16 @@ export class AgentRuntime {
     const extra = { ...(outcome.error ? { error: outcome.error } : {}), ...(switchTo ? { switchTo } : {}) };
     const base = { agent: turn.opts.agent, sessionId: turn.sessionId, turnId: turn.turnId, content: outcome.content, status: outcome.status, ...extra };
     turn.emit({ type: 'turn_end', path: turn.chain, ...base });
-    return { ...base, tookInOutsideContent: turn.run.tookInOutsideContent, messages: outcome.messages, coreResult: outcome.coreResult };
+    return { ...base, tookInOutsideContent: turn.run.tookInOutsideContent, ...(turn.run.planMode ? { planMode: true } : {}), messages: outcome.messages, coreResult: outcome.coreResult };
   }
 
-  private systemMessages(agent: string, agentConfig: AgentConfig, config: PepeConfig): Message[] {
+  private systemMessages(agent: string, agentConfig: AgentConfig, config: PepeConfig, planMode = false): Message[] {
     const parts = [agentConfig.system_prompt ?? `You are ${agent}, an AI agent running in Pepe. Use your tools when they help; answer concisely.`];
     const visible = new Set(this.tools.visibleTo(agentConfig).map((t) => t.name));
     const targets = (agentConfig.can_message ?? []).filter((t) => canMessage(config, agent, t));
     if (visible.has('send_to_agent') && targets.length) parts.push(`You may consult these agents with send_to_agent: ${targets.join(', ')}.`);
     if (visible.has('set_route')) parts.push(MANAGE_ROUTING_SKILL);
+    if (planMode) parts.push(PLAN_MODE_SYSTEM_TEXT);
     return [{ role: 'system', content: parts.join('\n\n') }];
   }
 

@@ -6,6 +6,8 @@ import { createProvider, type CreateProviderOptions } from '../models/factory.js
 import { ProviderError, type FinishReason, type ModelProvider, type ToolSpec } from '../models/provider.js';
 import type { ModelRef } from '../slots/contracts.js';
 import type { UsageLedger } from './usage.js';
+import { BudgetStop, budgetRefusal, worstCaseUsd, type Budget } from './budget.js';
+import { contextWindowOf, estimateTokens } from './compaction.js';
 
 export interface ModelAnswer {
   model: string;
@@ -26,6 +28,8 @@ export interface ModelCallDeps {
   /** Written with each usage record, so a surface can sum a turn's or a session's spend. */
   sessionId?: string;
   turnId?: string;
+  /** The budgets this call must fit (budget.ts), read afresh before each call. */
+  budgets?: () => Budget[];
 }
 
 /** A model in the chain that costs money while the project is at `dead` (spec 4.6). */
@@ -48,9 +52,18 @@ export async function callModel(
   onFallback: (from: string, to: string | null, error: string) => void,
 ): Promise<ModelAnswer> {
   const failures: string[] = [];
+  const overBudget: string[] = [];
   for (let i = 0; i < chain.length; i++) {
     const ref = chain[i]!;
     const next = chain[i + 1]?.id ?? null;
+    // A paid model whose worst case could exceed a budget is not called (the next one may be free).
+    const tooDear = budgetCheck(ref, request, deps);
+    if (tooDear) {
+      overBudget.push(`${ref.id}: ${tooDear}`);
+      failures.push(`${ref.id}: ${tooDear}`);
+      onFallback(ref.id, next, tooDear);
+      continue;
+    }
     if (deps.project && isPaid(deps.config, ref.id) && deps.usage.tier(deps.config, deps.project) === 'dead') {
       const why = `project ${deps.project} has reached its spend cap; paid model calls are refused`;
       failures.push(`${ref.id}: ${why}`);
@@ -96,5 +109,20 @@ export async function callModel(
     }
     return answer;
   }
+  if (overBudget.length) throw new BudgetStop(`stopped before a model call: ${failures.join('; ')}`);
   throw new PepeError(`every model in the chain failed: ${failures.join('; ')}`);
+}
+
+/**
+ * Its estimated input (messages and tool definitions) plus the most it may write: the model's
+ * `max_output_tokens`, else whatever its context window leaves after the input.
+ */
+function budgetCheck(ref: ModelRef, request: { messages: Message[]; tools: ToolSpec[] }, deps: ModelCallDeps): string | null {
+  const model = deps.config.models?.[ref.id];
+  if (!deps.budgets || !model?.price) return null;
+  const budgets = deps.budgets();
+  if (!budgets.length) return null;
+  const input = estimateTokens(request.messages) + Math.ceil(JSON.stringify(request.tools).length / 4);
+  const maxOutput = model.max_output_tokens ?? Math.max(0, contextWindowOf(ref, deps.config) - input);
+  return budgetRefusal(worstCaseUsd(input, maxOutput, model.price), budgets);
 }

@@ -61,6 +61,8 @@ export interface LoadedSession {
   state: Record<string, unknown>;
   /** What the conversation keeps of its runs' taint; null when it has none. */
   taint: ConversationTaint | null;
+  /** Compaction condensed this session at least once (spec 4.5). */
+  compacted: boolean;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -150,6 +152,7 @@ export class SessionStore {
     let bootstrap: string[] | null = null;
     const state: Record<string, unknown> = {};
     let taint: ConversationTaint | null = null;
+    let compacted = false;
     let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0, outsideContent: [] };
     // A torn last line after a crash, or a line from a newer version, is skipped.
     for (const parsed of parseJsonLines(text, (v) => Line.safeParse(v).data)) {
@@ -173,6 +176,7 @@ export class SessionStore {
           break;
         case 'compaction':
           messages.splice(0, messages.length, ...parsed.messages);
+          compacted = true;
           break;
         case 'taint':
           taint = nextTaint(taint, parsed);
@@ -181,7 +185,7 @@ export class SessionStore {
     }
     if (taint && !taint.sources.length && !taint.readOutsideWorkspace && !taint.secretFiles?.length) taint = null;
     info.outsideContent = taint?.sources ?? [];
-    return { info, messages, bootstrap, state, taint };
+    return { info, messages, bootstrap, state, taint, compacted };
   }
 
   /** Newest first; `origins` keeps only sessions started that way (a chat's history: `['user']`). */

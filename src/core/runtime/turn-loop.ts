@@ -9,6 +9,7 @@ import { contextWindowOf, needsCompaction } from './compaction.js';
 import type { EventSink, TurnStatus } from '../events.js';
 import { LoopGuard } from './loop-guard.js';
 import { callModel, type ModelCallDeps } from './model-call.js';
+import { BudgetStop } from './budget.js';
 import { invokeTool, type SandboxConfinement } from './invoke-tool.js';
 
 /** Flood bounds (a hostile or broken model): tool calls run per model message and per turn. */
@@ -105,14 +106,22 @@ export async function runBuiltinLoop(input: LoopInput): Promise<LoopOutput> {
 
     messages = await maybeCompact(input, messages);
 
-    const answer = await callModel(
-      input.models,
-      { messages, tools: toolsOff ? [] : specs },
-      input.modelDeps,
-      signal,
-      (text) => emit({ type: 'assistant_delta', path, text }),
-      (from, to, error) => emit({ type: 'model_fallback', path, from, to, error }),
-    );
+    let answer: Awaited<ReturnType<typeof callModel>>;
+    try {
+      answer = await callModel(
+        input.models,
+        { messages, tools: toolsOff ? [] : specs },
+        input.modelDeps,
+        signal,
+        (text) => emit({ type: 'assistant_delta', path, text }),
+        (from, to, error) => emit({ type: 'model_fallback', path, from, to, error }),
+      );
+    } catch (e) {
+      // A budget stops the turn here: every tool call so far has its result, nothing is half written.
+      if (!(e instanceof BudgetStop)) throw e;
+      emit({ type: 'error', path, message: e.message, recoverable: true });
+      return { content: content ? `${content}\n\n[${e.message}]` : `[${e.message}]`, status: 'budget', messages };
+    }
     // Spec 4.4: after the loop guard stopped tool use, this call (offered no tools) is the last
     // one: tool calls it still asks for are dropped, never answered, and the turn ends here.
     const lastCall = toolsOff;

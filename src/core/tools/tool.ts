@@ -103,6 +103,8 @@ export interface ToolFacts {
   paths?: PathFact[];
   /** What the tool says about itself (an MCP tool's annotations): shown to the person, never a grant. */
   notes?: string[];
+  /** An MCP tool whose server says it only reads: in plan mode it may reach the barrier, nothing more. */
+  readOnlyHint?: boolean;
 }
 
 /** Thrown by `Tool.resolve` for a call that must never run (a device, /proc): the model gets the message. */

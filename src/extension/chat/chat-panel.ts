@@ -23,6 +23,8 @@ import { handleContextMessage } from './panel-context.js';
 import { checkpointOfTurn } from './turn-changes.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
 import { PanelTaint } from './panel-taint.js';
+import { PanelPlan } from './panel-plan.js';
+import { planHandover } from '../../core/permissions/plan-mode.js';
 
 /** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
 export const RESTRICTED_MODE_NOTICE =
@@ -87,6 +89,8 @@ export class ChatPanel implements vscode.Disposable {
   private readonly attachments = new PanelAttachments();
   /** The conversation's outside content, for the header (spec 5.3). */
   private readonly taint = new PanelTaint();
+  /** Plan mode and the last plan "Start" hands over. */
+  private readonly plan = new PanelPlan();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -230,12 +234,14 @@ export class ChatPanel implements vscode.Disposable {
       case 'send': {
         const input = parseChatInput(msg.text);
         if (input.kind === 'agent') return this.switchAgent(input.name, 'you');
-        if (input.kind === 'agent_usage') {
+        if (input.kind === 'agent_usage' || input.kind === 'start_usage') {
           this.queue.push({ kind: 'notice', level: 'info', text: input.usage });
           return;
         }
         if (input.kind === 'help') return void this.queue.push(await helpItem(await this.deps.getPepe()));
         if (input.kind === 'trust') return this.trust();
+        if (input.kind === 'mode') return this.setPlanMode(input.plan);
+        if (input.kind === 'start') return this.startPlan(input.agent);
         return this.runTurn(msg.text, this.attachments.take(msg.attachments));
       }
       case 'attach':
@@ -251,6 +257,10 @@ export class ChatPanel implements vscode.Disposable {
           postState: () => this.postState(),
           log: this.deps.log,
         }).finally(() => this.focusInput());
+      case 'set_plan_mode':
+        return this.setPlanMode(msg.plan);
+      case 'start_plan':
+        return this.startPlan();
       case 'stop':
         this.running?.abort();
         return;
@@ -283,6 +293,28 @@ export class ChatPanel implements vscode.Disposable {
         return;
       }
     }
+  }
+
+  // ---- plan mode ----
+
+  private async setPlanMode(plan: boolean): Promise<void> {
+    this.plan.set(plan);
+    this.queue.push({ kind: 'notice', level: 'info', text: plan ? 'Plan mode: only tools that read run; the agent answers with a plan, and Start carries it out.' : 'Acting: tools run under the usual approvals.' });
+    await this.postState();
+  }
+
+  /** "Start" (or /start [AGENT]): the last plan, in acting mode, here or with another agent in a new session. */
+  private async startPlan(agent?: string): Promise<void> {
+    if (this.running) return;
+    if (!this.plan.canStart) {
+      this.queue.push({ kind: 'notice', level: 'info', text: 'No plan to start yet: ask for one in plan mode.' });
+      return;
+    }
+    if (agent && agent !== this.agent && !(await this.deps.getPepe()).config.agents?.[agent]) return this.switchAgent(agent, 'you'); // says there is no such agent
+    // Taken before a switch, which forgets the conversation it leaves.
+    const plan = this.plan.take()!;
+    if (agent && agent !== this.agent) await this.switchAgent(agent, 'you');
+    await this.runTurn(planHandover(plan));
   }
 
   // ---- turns ----
@@ -320,8 +352,10 @@ export class ChatPanel implements vscode.Disposable {
         ...(attachments.length ? { attachments } : {}),
         metadata: { channel: 'vscode-chat' },
         onEvent: (event) => this.onEvent(event),
+        ...this.plan.turnOptions(),
       });
       this.lastResult = result;
+      this.plan.finished(result);
       this.setSession(result.sessionId);
       // A turn that changed files had a checkpoint taken before it: offer restore and compare.
       if (await checkpointOfTurn(pepe, result.sessionId, result.turnId)) this.queue.push({ kind: 'checkpoint', sessionId: result.sessionId, turnId: result.turnId });
@@ -430,6 +464,7 @@ export class ChatPanel implements vscode.Disposable {
     this.agent = agent;
     this.sessionId = sessionId;
     this.taint.forget();
+    this.plan.forget();
     this.queue.reset(items);
     this.updateTitle();
     this.owner.changed(this);
@@ -446,9 +481,16 @@ export class ChatPanel implements vscode.Disposable {
     let project: string | null = null;
     let sessionUsage: Usage | null = null;
     let outsideContent: string[] = [];
+    let planMode = this.plan.on(undefined);
+    let figures: Pick<PanelState, 'context' | 'budget' | 'projectSpend'> = {};
     try {
       const pepe = await this.deps.getPepe();
       outsideContent = this.taint.current(pepe, this.agent, this.sessionId);
+      if (this.agent && this.sessionId) {
+        const f = pepe.conversationFigures(this.agent, this.sessionId);
+        figures = { context: f.context, budget: f.budget, projectSpend: f.project ? { spendUsd: f.project.spendUsd, capUsd: f.project.capUsd } : null };
+      }
+      planMode = this.plan.on(this.agent ? pepe.config.agents?.[this.agent]?.plan_mode : undefined);
       sessionUsage = this.meterFor(pepe).sessionUsage(this.sessionId);
       project = projectFor(pepe.config, this.agent ?? undefined) ?? null;
       if (project) {
@@ -458,7 +500,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch {
       // no Pepe: nothing to say about tiers
     }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent };
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent, planMode, canStartPlan: this.plan.canStart, ...figures };
   }
 
   private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {

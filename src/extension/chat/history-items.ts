@@ -52,14 +52,8 @@ export function sessionSummaries(sessions: { list(agent?: string, filter?: { ori
   return sessions.list(undefined, { origins: HISTORY_ORIGINS }).map((s) => ({ agent: s.agent, id: s.id, title: s.title, updatedAt: s.updatedAt, messages: s.messages, origin: s.origin }));
 }
 
-const TITLE_MAX = 60;
-
-/** A new session's title: the first line of its first message, shortened, control characters out. */
-export function sessionTitle(text: string): string {
-  const line = (text.split('\n').find((l) => l.trim()) ?? text).replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
-  const chars = [...line];
-  return chars.length > TITLE_MAX ? `${chars.slice(0, TITLE_MAX - 1).join('').trimEnd()}…` : line || 'New session';
-}
+/** A new session's title: the first line of its first message, shortened (the core titles sessions the same way). */
+export { sessionTitle } from '../../core/session-title.js';
 
 const BLOCKS_START = '\n\n<attached-context kind="';
 const BLOCK_HEAD = /^<attached-context kind="(file|folder|selection|problems|terminal)" label="([^"\n]*)">$/gm;

@@ -20,6 +20,15 @@ describe('chat input grammar (one parser for the CLI and the chat panel)', () =>
     assert.deepEqual(parseChatInput(' /quit '), { kind: 'exit' });
   });
 
+  it('reads /plan, /act and /start [AGENT] (plan mode); /start with two names gives the usage', () => {
+    assert.deepEqual(parseChatInput('/plan'), { kind: 'mode', plan: true });
+    assert.deepEqual(parseChatInput(' /act '), { kind: 'mode', plan: false });
+    assert.deepEqual(parseChatInput('/start'), { kind: 'start' });
+    assert.deepEqual(parseChatInput('/start  coder'), { kind: 'start', agent: 'coder' });
+    assert.equal(parseChatInput('/start a b').kind, 'start_usage');
+    assert.deepEqual(parseChatInput('/planning ahead'), { kind: 'message', text: '/planning ahead' });
+  });
+
   it('keeps anything else as the message, untouched', () => {
     assert.deepEqual(parseChatInput('  hello\n'), { kind: 'message', text: '  hello\n' });
     assert.deepEqual(parseChatInput('/agents are great'), { kind: 'message', text: '/agents are great' });
