@@ -20,6 +20,7 @@ describe('plan mode: the class of every built-in tool', () => {
       memory_search: 'reads',
       remember: 'reads',
       web_search: 'reads',
+      load_skill: 'reads',
       send_to_agent: 'consults',
       bash: 'command',
       run_script: 'command',
