@@ -10,6 +10,8 @@ export { checkAgentCores } from '../core/cores/check-agents.js';
 export { formatProblem } from '../core/cores/problems.js';
 export { scaffoldCore } from '../core/cores/scaffold.js';
 export { createPepe } from '../core/pepe.js';
+export { cliVscodeUserMcp } from '../core/interop/external-mcp.js';
+export { agentFileText, AGENT_STATUS_WORDS } from '../core/interop/report.js';
 export { TerminalRenderer } from './render.js';
 export { TtyPrompter } from './tty-prompter.js';
 /** The CLI's AI SDK bundle (dist/cli-vendor/ai-sdk.js) uses this copy of zod instead of its own. */

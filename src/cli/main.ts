@@ -15,6 +15,7 @@ import { registerUsageCommand } from './commands/usage.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerPluginCommands } from './commands/plugin.js';
 import { registerSlotCommands } from './commands/slot.js';
+import { registerTrustCommands } from './commands/trust.js';
 import type { CliContext } from './context.js';
 import { loadCliCore } from './core-loader.js';
 
@@ -25,6 +26,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description('Pepe: a team of AI agents with exclusive slots, routes and a permission barrier.')
     .option('--home <dir>', 'PEPE_HOME to use (default: $PEPE_HOME, then ~/.pepe)')
     .option('--verbose', 'print error details')
+    .option('--untrusted', "leave out every file the workspace supplies (its agent files, MCP entries and hooks)")
     .showHelpAfterError('(run pepe --help for usage)')
     .exitOverride();
   registerSlotCommands(program, ctx);
@@ -41,6 +43,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerInitCommand(program, ctx);
   registerCheckpointCommands(program, ctx);
   registerMcpCommands(program, ctx);
+  registerTrustCommands(program, ctx);
   return program;
 }
 
@@ -50,9 +53,10 @@ export async function main(argv: string[]): Promise<number> {
   let code = 0;
   const ctx: CliContext = {
     pepe: async (options = {}) => {
-      const home = program.opts<{ home?: string }>().home;
+      const { home, untrusted } = program.opts<{ home?: string; untrusted?: boolean }>();
       if (!pepe) {
-        pepe = await (await loadCliCore()).createPepe({ ...options, home });
+        const core = await loadCliCore();
+        pepe = await core.createPepe({ vscodeUserMcp: core.cliVscodeUserMcp(process.env), ...options, untrusted: untrusted === true || options.untrusted === true, home });
         warnSetAside(pepe);
       }
       return pepe;

@@ -15,14 +15,15 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .option('--model <id>', 'use this model, bypassing the model_select slot')
     .option('--provider <name>', '"fake": the built-in mock model')
     .option('--session <id>', 'continue this session')
-    .action(async (first: string, opts: { model?: string; provider?: string; session?: string }) => {
+    .option('--untrusted', "leave out every file the workspace supplies (its agent files, MCP entries and hooks)")
+    .action(async (first: string, opts: { model?: string; provider?: string; session?: string; untrusted?: boolean }) => {
       const model = explicitModel(opts);
       const { createInterface, TerminalRenderer, TtyPrompter } = await loadCliCore();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
       // Iterate from the start: lines piped in while the core loads are buffered, not dropped.
       const lines = rl[Symbol.asyncIterator]();
       const person = !!process.stdin.isTTY;
-      const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd() });
+      const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
       const canonical = pepe.switchTarget({ agent: first, switchTo: first }).agent;
       if (!canonical) throw new UsageError(`unknown agent "${first}"; see pepe agent list`);
       const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));

@@ -12,6 +12,7 @@ interface RunOptions {
   session?: string;
   input: boolean;
   json?: boolean;
+  untrusted?: boolean;
 }
 
 /** `--provider fake` is an alias of `--model mock` (spec 9.1). */
@@ -32,13 +33,14 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--session <id>', 'continue this session')
     .option('--no-input', 'never ask: gated calls are refused and parked as pending approvals')
     .option('--json', 'print one JSON event per line; the last is turn_end')
+    .option('--untrusted', "leave out every file the workspace supplies (its agent files, MCP entries and hooks)")
     .action(async (agent: string, text: string, opts: RunOptions) => {
       const model = explicitModel(opts);
       const core = await loadCliCore();
       // Spec 5.4: without a terminal to ask on, nobody is present.
       const interactive = opts.input && !!process.stdin.isTTY && !opts.json;
       const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
-      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd() });
+      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
       const renderer = new core.TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t));
       // Spec 8: what is printed (and may be piped on) is masked, a key split across deltas too.
       const redacting = new TurnEventRedactor(secretValues(pepe.env, pepe.config), (e) => (opts.json ? ctx.out(redacting.json(e)) : renderer.handle(e)));

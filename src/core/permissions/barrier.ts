@@ -43,6 +43,8 @@ export interface ToolCallCheck {
   facts?: import('../tools/tool.js').ToolFacts;
   /** Whether the sandbox confines commands now; unconfined means every command is asked (spec 3.5). */
   sandbox?: { confined: boolean; reason?: string };
+  /** A before-tool hook asked for this call (issue 24): nothing allows it unasked. */
+  hookAsk?: string;
 }
 
 export interface BarrierOptions {
@@ -138,14 +140,15 @@ export class PermissionBarrier {
     // What a grant given on this call covers besides its risks: the programs it runs by name.
     const programs = [...new Set(verdict.programs ?? [])].sort();
 
-    const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
+    const hookAsk = call.hookAsk;
+    const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound && !hookAsk;
     if (freeTool) return { allowed: true, by: 'free', risks };
     const unconfined = (cls.kind === 'shell' && call.sandbox?.confined === false) ? call.sandbox : null;
     // Harmless means nothing at all: no hint from the command, none from where it runs.
     const riskFreeShell = cls.kind === 'shell' && hints.length === 0 && !unconfined;
     const onceOnly = pepeHome.length > 0;
 
-    if (!onceOnly) {
+    if (!onceOnly && !hookAsk) {
       if (riskFreeShell && person && !tainted) return { allowed: true, by: 'free', risks };
       if (this.grants.isBypassed(agent) && !tainted) return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
       const entry = autoApproveEntry(call.agentConfig, tool, risks, programs);
@@ -163,6 +166,7 @@ export class PermissionBarrier {
 
     const why: AskReason[] = [];
     if (onceOnly) why.push({ kind: 'pepe_home', paths: pepeHome.map((p) => p.real) });
+    if (hookAsk) why.push({ kind: 'hook', reason: hookAsk });
     if (cls.kind === 'gated') why.push({ kind: 'gated_tool', known: cls.known });
     if (outside.length > 0) why.push({ kind: 'outside_workspace', paths: outside.map((p) => p.real) });
     if (outbound) why.push({ kind: 'outbound_after_outside', sources: [...call.run.outsideContentSources, ...(call.run.readOutsideWorkspace ? ['files read outside the workspace'] : []), ...(call.run.secretFiles ?? []).map((f) => `${f}, which looks like it holds secrets`)] });

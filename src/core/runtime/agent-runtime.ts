@@ -66,6 +66,8 @@ export interface RuntimeDeps {
   trusted: () => boolean;
   /** The surface's way to write files (VS Code documents); absent: the file tools write to disk. */
   writeFile?: import('../tools/tool.js').FileWriter;
+  /** Hooks around each tool call of a turn (issue 24); absent or undefined: none. */
+  hooks?: (turn: { agent: string; sessionId: string }) => import('./invoke-tool.js').ToolHooks | undefined;
 }
 
 export type RuntimeTurnResult = TurnResult & { coreResult?: JsonValue | null };
@@ -253,7 +255,8 @@ export class AgentRuntime {
       beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace: prep.workspace ?? this.deps.workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
-    const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent) };
+    const hooks = this.deps.hooks?.({ agent: opts.agent, sessionId: id });
+    const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent), ...(hooks ? { hooks } : {}) };
 
     // Parked calls a person resolved since the last turn come back first (spec 5.4), and run
     // only where they were approved.

@@ -25,6 +25,17 @@ export interface InvokeEnv {
   barrier: PermissionBarrier;
   run: RunPermissionState;
   sandbox: () => Promise<SandboxConfinement>;
+  /** The person's and accepted workspace hooks (issue 24); absent: none. */
+  hooks?: ToolHooks;
+}
+
+/**
+ * Hooks around a call. They can only tighten: before, deny or ask (the barrier then asks even
+ * what it would have allowed on its own); after, add context or mark the result as outside content.
+ */
+export interface ToolHooks {
+  before(call: { id: string; name: string; args: unknown; cwd: string }, signal: AbortSignal): Promise<{ kind: 'none' } | { kind: 'deny' | 'ask'; reason: string }>;
+  after(call: { id: string; name: string; args: unknown; cwd: string; content: string; isError: boolean }, signal: AbortSignal): Promise<{ context: string[]; outsideContent: boolean; markedBy: string[] }>;
 }
 
 export interface ToolCallRequest {
@@ -89,9 +100,14 @@ export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: To
   // The directory shown to the person: where a command runs, else the workspace the paths are in.
   const cwd = facts.cwd ?? base.workspace;
 
+  // Before-tool hooks, before the barrier decides: a deny stops the call, an ask makes the barrier ask.
+  const hook = env.hooks ? await env.hooks.before({ id: call.id, name: call.name, args: parsed.data, cwd }, base.signal) : { kind: 'none' as const };
+  if (hook.kind === 'deny') return fail('not_allowed', `Denied by a hook: ${hook.reason}`, { facts });
+
   let allowNetwork: boolean;
   let outcome: BarrierOutcome | undefined;
   if (options.approved) {
+    // A person approved this call: a hook's "ask" is answered by that approval; its "deny" still stands (above).
     const changed = await changedSinceApproval(options.approved, cwd, facts);
     if (changed) return fail('refused', `not run: what it touches changed since it was approved (${changed}); ask for it again`, { facts });
     allowNetwork = options.approved.risks.includes('network');
@@ -108,6 +124,7 @@ export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: To
       run: env.run,
       toolCallId: call.id,
       signal: base.signal,
+      ...(hook.kind === 'ask' ? { hookAsk: hook.reason } : {}),
     });
     if (!outcome.allowed) return fail('not_allowed', outcome.reason, { facts, outcome });
     // Only a call approved with its "network" risk shown gets the network.
@@ -119,11 +136,20 @@ export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: To
   if (base.beforeChange && classifyTool(call.name).kind !== 'free') await base.beforeChange();
   try {
     const r = await tool.execute(parsed.data, ctx);
-    return { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, ...(outcome ? { outcome } : {}) };
+    const ran: InvokeResult = { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, ...(outcome ? { outcome } : {}) };
+    return env.hooks ? await afterHooks(env.hooks, call, parsed.data, cwd, ran, base) : ran;
   } catch (e) {
     if (base.signal.aborted) return fail('cancelled', 'cancelled by the user while running', { facts });
     return fail('failed', `${call.name} failed: ${errorMessage(e)}`, { facts });
   }
+}
+
+/** After-tool hooks add context to the result, or mark it as outside content (never less than the tool said). */
+async function afterHooks(hooks: ToolHooks, call: ToolCallRequest, args: unknown, cwd: string, ran: InvokeResult, base: ToolContext): Promise<InvokeResult> {
+  const after = await hooks.after({ id: call.id, name: call.name, args, cwd, content: ran.content, isError: ran.isError }, base.signal);
+  if (after.outsideContent) base.markOutsideContent(`result of ${call.name}, marked by ${after.markedBy.join(', ')}`);
+  const content = after.context.length ? `${ran.content}\n\n[hook context]\n${after.context.join('\n')}` : ran.content;
+  return { ...ran, content, untrusted: ran.untrusted || after.outsideContent };
 }
 
 /**
