@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { z } from 'zod';
-import type { Problem } from '../cores/problems.js';
+import { sortProblems, type Problem } from '../cores/problems.js';
 import { describeIssue } from '../config/problems.js';
 import { AgentConfig, NAME_PATTERN, SlotOverrides } from '../config/schema.js';
 import { AgentMcpSelection } from '../mcp/config.js';
@@ -129,7 +129,7 @@ export function readAgentFile(file: string, display: string, origin: AgentFileOr
   const data = parsed.success ? parsed.data : null;
   const name = data?.name ?? stem;
   const description = data?.description ?? null;
-  if (errors.length || !data) return { ...base, name, description, errors, hash };
+  if (errors.length || !data) return { ...base, name, description, errors: sortProblems(errors), hash };
   const { name: _n, description: _d, ...settings } = data;
   const agent = AgentConfig.parse({ ...settings, ...(body ? { system_prompt: body } : {}) });
   return { ...base, name, description, agent, errors: [], hash };

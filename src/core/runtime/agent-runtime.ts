@@ -360,6 +360,7 @@ export class AgentRuntime {
         barrier: turn.barrier,
         run: turn.run,
         sandbox: turn.invokeEnv.sandbox,
+        ...(turn.invokeEnv.hooks ? { hooks: turn.invokeEnv.hooks } : {}),
         toolContext: turn.toolContext,
         slots: this.deps.slots,
         modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId },
