@@ -38,6 +38,7 @@ import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, t
 import { allowListEnv } from './secrets/scrub.js';
 import { HookRunner } from './interop/hook-runner.js';
 import { TrustStore } from './interop/trust-store.js';
+import { MCP_INPUT_PREFIX } from './interop/external-mcp.js';
 import { loadInterop, withOverlay, type Interop } from './interop/workspace-power.js';
 import { WorkspaceTrust } from './interop/trust-actions.js';
 import { agentFileText, agentNotLoaded, interopFindings, type AgentListRow } from './interop/report.js';
@@ -113,20 +114,16 @@ export class Pepe {
   /** Files beside config.json: with the workspace's (when it may load) and the person's own only. */
   private interopFull: Interop | null = null;
   private interopPersonal: Interop | null = null;
-  /** Values of `${input:…}` secrets of MCP entries (VS Code's secret storage), by variable. */
-  private readonly mcpInputs: Record<string, string> = {};
-  private readonly mcpEnv: NodeJS.ProcessEnv;
 
   constructor(options: CreatePepeOptions = {}) {
     this.env = options.env ?? process.env;
     this.workspaceTrusted = options.trusted ?? true;
     this.untrusted = options.untrusted === true;
     this.vscodeUserMcp = options.vscodeUserMcp ?? null;
-    this.mcpEnv = { ...this.env };
     this.paths = pepePaths(resolveHome(options.home, this.env));
     this.store = new ConfigStore(this.paths.config);
     this.trust = new TrustStore(join(this.paths.home, 'trust.json'));
-    this.log = new EventLog(this.paths.logs, () => [...secretValues(this.env, this.config), ...Object.values(this.mcpInputs)]);
+    this.log = new EventLog(this.paths.logs, () => this.secrets());
     this.registry = new PluginRegistry(this.paths.plugins, {
       env: () => scrubEnv(this.env, this.config),
       exposeEnv: () => this.config.secrets?.expose_env ?? [],
@@ -147,10 +144,10 @@ export class Pepe {
       usageTiers: () => this.usageTiers(),
       sandboxStatus: () => this.builtins.sandbox.status(),
     });
-    const secrets = () => [...secretValues(this.env, this.config), ...Object.values(this.mcpInputs)];
+    const secrets = () => this.secrets();
     this.sessions = new SessionStore(this.paths.sessions, secrets);
     this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool), secrets });
-    this.mcp = new McpManager({ home: this.paths.home, env: this.mcpEnv, config: () => this.config, sources: () => this.interop()?.overlay.mcpSources ?? {}, awaiting: () => this.awaitingMcp(), trusted: () => this.workspaceTrusted, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
+    this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, sources: () => this.interop()?.overlay.mcpSources ?? {}, awaiting: () => this.awaitingMcp(), trusted: () => this.workspaceTrusted, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
     this.hooks = new HookRunner({
       hooks: () => this.interop()?.hooks ?? [],
       workspace: this.workspace,
@@ -201,8 +198,13 @@ export class Pepe {
 
   /** `${input:…}` secrets of MCP entries, by variable (the editor keeps them in its secret storage). */
   setMcpInputs(values: Record<string, string>): void {
-    Object.assign(this.mcpInputs, values);
-    Object.assign(this.mcpEnv, values);
+    Object.assign(this.env, values);
+  }
+
+  /** Values masked wherever Pepe writes or shows text: keys, and every MCP entry's input secret. */
+  private secrets(): string[] {
+    const inputs = Object.entries(this.env).filter(([k, v]) => k.startsWith(MCP_INPUT_PREFIX) && v).map(([, v]) => v!);
+    return [...new Set([...secretValues(this.env, this.config), ...inputs])].sort((a, b) => b.length - a.length);
   }
 
   private awaitingMcp(): { name: string; source: string; status: 'awaiting' | 'changed' }[] {

@@ -52,8 +52,10 @@ export const EXTERNAL_ORIGIN_LABELS: Record<ExternalMcpOrigin, string> = {
 const MAX_FILE_BYTES = 1024 * 1024;
 
 /** The variable an input's value lives in: `${input:api-key}` → PEPE_MCP_INPUT_API_KEY. */
+export const MCP_INPUT_PREFIX = 'PEPE_MCP_INPUT_';
+
 export function inputVariable(id: string): string {
-  return `PEPE_MCP_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+  return `${MCP_INPUT_PREFIX}${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
 /** Where the CLI looks for the user's VS Code MCP configuration (the extension passes its own profile's). */
