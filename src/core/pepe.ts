@@ -219,7 +219,22 @@ export class Pepe {
       const file = this.interop()?.agents.find((a) => a.name === opts.agent);
       if (file) return Promise.reject(new UsageError(agentNotLoaded(file, this.interop()!)));
     }
-    return this.runtime.runTurn(opts);
+    if (!this.hooks.has('UserPromptSubmit') && !this.hooks.has('SessionStart') && !this.hooks.has('Stop')) return this.runtime.runTurn(opts);
+    return this.runWithHooks(opts);
+  }
+
+  /** A person's turn with the prompt and session hooks around it (they can block the prompt or add context, never allow anything). */
+  private async runWithHooks(opts: RunTurnOptions): Promise<TurnResult> {
+    const common = { agent: opts.agent, session_id: opts.sessionId ?? null };
+    const context: string[] = [];
+    if (!opts.sessionId) context.push(...(await this.hooks.promptEvent('SessionStart', { ...common, source: 'startup' }, opts.signal)).context);
+    const prompt = await this.hooks.promptEvent('UserPromptSubmit', { ...common, prompt: opts.text }, opts.signal);
+    if (prompt.blocked) throw new UsageError(`the prompt was blocked by a hook: ${prompt.blocked}`);
+    context.push(...prompt.context);
+    const text = context.length ? `${opts.text}\n\n[hook context]\n${context.join('\n')}` : opts.text;
+    const result = await this.runtime.runTurn({ ...opts, text });
+    await this.hooks.notify('Stop', { agent: opts.agent, session_id: result.sessionId, status: result.status });
+    return result;
   }
 
   /** config.json with the agents and MCP servers of files that apply (config.json wins a name). */

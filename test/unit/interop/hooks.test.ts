@@ -111,6 +111,23 @@ describe('hooks', function () {
     assert.deepEqual(await runner.preToolUse('read_file', {}), { kind: 'none' }, 'a matcher names the tools it applies to');
   });
 
+  it('UserPromptSubmit can block the prompt or add context; SessionStart adds context to a new session; Stop is told', async () => {
+    const stopMarker = 'stop-ran';
+    const hooks = {
+      UserPromptSubmit: [{ hooks: [{ type: 'command', command: `grep -q forbidden && { echo 'not that' >&2; exit 2; } || echo 'the build is green'` }] }],
+      SessionStart: [{ hooks: [{ type: 'command', command: "echo '{\"hookSpecificOutput\":{\"additionalContext\":\"branch: main\"}}'" }] }],
+      Stop: [{ hooks: [{ type: 'command', command: `touch ${stopMarker}` }] }],
+    };
+    home.writeConfig({ hooks, agents: { a: { model: 'mock' } } });
+    const pepe = await home.pepe({ workspace: home.workspace });
+    await assert.rejects(pepe.run({ agent: 'a', text: 'do the forbidden thing' }), /the prompt was blocked by a hook: not that/);
+    const r = await pepe.run({ agent: 'a', text: 'hello' });
+    assert.equal(r.status, 'ok', r.error);
+    const user = r.messages.find((m) => m.role === 'user')!;
+    assert.match(String(user.content), /hello\n\n\[hook context\]\nbranch: main\nthe build is green/);
+    assert.ok(existsSync(join(home.workspace, stopMarker)));
+  });
+
   it('a hooks section with a bad matcher is set aside with a clear problem', async () => {
     home.writeConfig({ hooks: { PreToolUse: [{ matcher: '(', hooks: [{ type: 'command', command: 'true' }] }] }, agents: { a: { model: 'mock' } } });
     const pepe = await home.pepe({ workspace: home.workspace });
