@@ -58,7 +58,7 @@ describe('e2e: workspace agent files and MCP servers', function () {
       const items = Object.values(trust.workspaces)[0] ?? {};
       return 'agent:reviewer' in items && 'mcp:everything' in items ? true : undefined;
     }, { timeoutMs: 30_000, what: 'the acceptance recorded in PEPE_HOME' });
-    await waitForTreeRow(page, 'Agents', /^reviewer: mock · \.pepe\/agents\/reviewer\.md/, 60_000);
+    await waitForTreeRow(page, 'Agents', /^reviewer: mock · (active · )?\.pepe\/agents\/reviewer\.md/, 60_000);
     const rows = await waitForTreeRow(page, 'MCP Servers', /^MCP server everything: local · not started · no agent uses it · \.vscode\/mcp\.json \(VS Code workspace\)/, 60_000);
     assert.ok(!rows.some((r) => /awaiting acceptance/.test(r)), rows.join('\n'));
   });
