@@ -16,6 +16,7 @@ import { registerUsageCommand } from './commands/usage.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerPluginCommands } from './commands/plugin.js';
 import { registerSlotCommands } from './commands/slot.js';
+import { registerTrustCommands } from './commands/trust.js';
 import type { CliContext } from './context.js';
 import { loadCliCore } from './core-loader.js';
 
@@ -51,6 +52,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerInitCommand(program, ctx);
   registerCheckpointCommands(program, ctx);
   registerMcpCommands(program, ctx);
+  registerTrustCommands(program, ctx);
   return program;
 }
 
@@ -63,7 +65,9 @@ export async function main(argv: string[]): Promise<number> {
       const { home, untrusted } = program.opts<{ home?: string; untrusted?: boolean }>();
       if (!pepe) {
         // The CLI trusts the folder it runs in, as VS Code trusts a folder you open, unless told not to.
-        pepe = await (await loadCliCore()).createPepe({ ...options, home, ...(untrusted ? { trusted: false } : {}) });
+        const core = await loadCliCore();
+        const leaveOut = untrusted === true || options.untrusted === true;
+        pepe = await core.createPepe({ vscodeUserMcp: core.cliVscodeUserMcp(process.env), ...options, home, ...(leaveOut ? { trusted: false, untrusted: true } : {}) });
         warnSetAside(pepe);
       }
       return pepe;

@@ -37,6 +37,13 @@ import { WorkspaceText } from './interop/workspace-text.js';
 import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
 import { namesBuiltin, projectOf, type ResolveTarget } from './slots/resolve.js';
 import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
+import { allowListEnv } from './secrets/scrub.js';
+import { HookRunner } from './interop/hook-runner.js';
+import { TrustStore } from './interop/trust-store.js';
+import { MCP_INPUT_PREFIX } from './interop/external-mcp.js';
+import { loadInterop, withOverlay, type Interop } from './interop/workspace-power.js';
+import { WorkspaceTrust } from './interop/trust-actions.js';
+import { agentFileText, agentNotLoaded, interopFindings, type AgentListRow } from './interop/report.js';
 
 export interface CreatePepeOptions {
   /** PEPE_HOME; defaults to $PEPE_HOME, then ~/.pepe. */
@@ -59,6 +66,10 @@ export interface CreatePepeOptions {
   trusted?: boolean;
   /** How write_file and edit_file write (VS Code: through its documents, for undo and dirty buffers). Default: straight to disk. */
   writeFile?: import('./tools/tool.js').FileWriter;
+  /** Leave every workspace-supplied file out (`--untrusted`): agent files, MCP entries and hooks of the workspace. */
+  untrusted?: boolean;
+  /** The user's VS Code `mcp.json` (the extension: its profile's; the CLI: the documented default). Absent: not read. */
+  vscodeUserMcp?: string | null;
 }
 
 export interface SlotTestInput {
@@ -94,15 +105,29 @@ export class Pepe {
   readonly workspace: string;
   /** Prompt files (`/name`) and skills, the workspace's only while it is trusted. */
   readonly interop: WorkspaceText;
+  /** What the person accepted from workspaces (issue 24), kept in PEPE_HOME. */
+  readonly trust: TrustStore;
+  /** Hooks from config.json and the accepted workspace hooks file. */
+  readonly hooks: HookRunner;
+  /** `pepe trust …` and the editor's acceptance. */
+  readonly workspaceTrust: WorkspaceTrust;
   private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [], setAside: [] };
   private workspaceTrusted: boolean;
+  private readonly untrusted: boolean;
+  private readonly vscodeUserMcp: string | null;
+  /** Files beside config.json: with the workspace's (when it may load) and the person's own only. */
+  private interopFull: Interop | null = null;
+  private interopPersonal: Interop | null = null;
 
   constructor(options: CreatePepeOptions = {}) {
     this.env = options.env ?? process.env;
     this.workspaceTrusted = options.trusted ?? true;
+    this.untrusted = options.untrusted === true;
+    this.vscodeUserMcp = options.vscodeUserMcp ?? null;
     this.paths = pepePaths(resolveHome(options.home, this.env));
     this.store = new ConfigStore(this.paths.config);
-    this.log = new EventLog(this.paths.logs, () => secretValues(this.env, this.config));
+    this.trust = new TrustStore(join(this.paths.home, 'trust.json'));
+    this.log = new EventLog(this.paths.logs, () => this.secrets());
     this.registry = new PluginRegistry(this.paths.plugins, {
       env: () => scrubEnv(this.env, this.config),
       exposeEnv: () => this.config.secrets?.expose_env ?? [],
@@ -124,11 +149,21 @@ export class Pepe {
       usageTiers: () => this.usageTiers(),
       sandboxStatus: () => this.builtins.sandbox.status(),
     });
-    const secrets = () => secretValues(this.env, this.config);
+    const secrets = () => this.secrets();
     this.sessions = new SessionStore(this.paths.sessions, secrets);
     this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool), secrets });
-    this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, trusted: () => this.workspaceTrusted, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
+    this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, sources: () => this.workspaceItems()?.overlay.mcpSources ?? {}, awaiting: () => this.awaitingMcp(), trusted: () => this.workspaceTrusted, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
+    this.hooks = new HookRunner({
+      hooks: () => this.workspaceItems()?.hooks ?? [],
+      workspace: this.workspace,
+      pepeHome: this.paths.home,
+      env: () => allowListEnv(this.env, this.config),
+      secrets,
+      log: (message, detail) => this.log.write({ kind: 'info', message, ...detail }),
+    });
+    this.workspaceTrust = new WorkspaceTrust({ trust: this.trust, full: () => this.interopFull, reload: () => this.reload() });
     this.runtime = new AgentRuntime({
+      hooks: (turn) => this.hooks.forTurn(turn),
       config: () => this.config,
       env: this.env,
       paths: this.paths,
@@ -156,9 +191,9 @@ export class Pepe {
     this.workspaceTrusted = trusted;
   }
 
-  /** One turn of one agent (spec 4.1). */
-  run(opts: RunTurnOptions): Promise<TurnResult> {
-    return this.runtime.runTurn(opts);
+  /** Whether workspace-supplied files may load now (not in Restricted Mode, not with --untrusted). */
+  get workspaceFilesAllowed(): boolean {
+    return this.workspaceTrusted && !this.untrusted;
   }
 
   /**
@@ -170,9 +205,60 @@ export class Pepe {
     return { agent, sessionId, wasTainted: this.sessions.trust(agent, sessionId) };
   }
 
-  get config(): PepeConfig {
-    return this.snapshot.config;
+  /** Agent files, other tools' MCP entries and hooks as they apply now. */
+  workspaceItems(): Interop | null {
+    return this.workspaceFilesAllowed ? this.interopFull : this.interopPersonal;
   }
+
+  /** `${input:…}` secrets of MCP entries, by variable (the editor keeps them in its secret storage). */
+  setMcpInputs(values: Record<string, string>): void {
+    Object.assign(this.env, values);
+  }
+
+  /** Values masked wherever Pepe writes or shows text: keys, and every MCP entry's input secret. */
+  private secrets(): string[] {
+    const inputs = Object.entries(this.env).filter(([k, v]) => k.startsWith(MCP_INPUT_PREFIX) && v).map(([, v]) => v!);
+    return [...new Set([...secretValues(this.env, this.config), ...inputs])].sort((a, b) => b.length - a.length);
+  }
+
+  private awaitingMcp(): { name: string; source: string; status: 'awaiting' | 'changed' }[] {
+    const i = this.workspaceItems();
+    if (!i?.workspace) return [];
+    return i.items.filter((it) => it.kind === 'mcp' && it.status !== 'accepted').map((it) => ({ name: it.name, source: it.file, status: it.status as 'awaiting' | 'changed' }));
+  }
+
+  /** One turn of one agent (spec 4.1). */
+  run(opts: RunTurnOptions): Promise<TurnResult> {
+    if (!this.config.agents?.[opts.agent]) {
+      const file = this.workspaceItems()?.agents.find((a) => a.name === opts.agent);
+      if (file) return Promise.reject(new UsageError(agentNotLoaded(file, this.workspaceItems()!)));
+    }
+    if (!this.hooks.has('UserPromptSubmit') && !this.hooks.has('SessionStart') && !this.hooks.has('Stop')) return this.runtime.runTurn(opts);
+    return this.runWithHooks(opts);
+  }
+
+  /** A person's turn with the prompt and session hooks around it (they can block the prompt or add context, never allow anything). */
+  private async runWithHooks(opts: RunTurnOptions): Promise<TurnResult> {
+    const common = { agent: opts.agent, session_id: opts.sessionId ?? null };
+    const context: string[] = [];
+    if (!opts.sessionId) context.push(...(await this.hooks.promptEvent('SessionStart', { ...common, source: 'startup' }, opts.signal)).context);
+    const prompt = await this.hooks.promptEvent('UserPromptSubmit', { ...common, prompt: opts.text }, opts.signal);
+    if (prompt.blocked) throw new UsageError(`the prompt was blocked by a hook: ${prompt.blocked}`);
+    context.push(...prompt.context);
+    const text = context.length ? `${opts.text}\n\n[hook context]\n${context.join('\n')}` : opts.text;
+    const result = await this.runtime.runTurn({ ...opts, text });
+    await this.hooks.notify('Stop', { agent: opts.agent, session_id: result.sessionId, status: result.status });
+    return result;
+  }
+
+  /** config.json with the agents and MCP servers of files that apply (config.json wins a name). */
+  get config(): PepeConfig {
+    const interop = this.workspaceItems();
+    if (this.merged?.base !== this.snapshot.config || this.merged.interop !== interop) this.merged = { base: this.snapshot.config, interop, config: withOverlay(this.snapshot.config, interop) };
+    return this.merged.config;
+  }
+
+  private merged: { base: PepeConfig; interop: Interop | null; config: PepeConfig } | null = null;
 
   get configSnapshot(): ConfigSnapshot {
     return this.snapshot;
@@ -189,6 +275,9 @@ export class Pepe {
   /** Re-reads config.json; throws ConfigError (and keeps the previous snapshot) when it is broken. */
   async reload(): Promise<ConfigSnapshot> {
     this.snapshot = await this.store.read();
+    const common = { home: this.paths.home, vscodeUserMcp: this.vscodeUserMcp, config: this.snapshot.config, trust: this.trust };
+    this.interopPersonal = await loadInterop({ ...common, workspace: null });
+    this.interopFull = this.untrusted ? this.interopPersonal : await loadInterop({ ...common, workspace: this.workspace });
     return this.snapshot;
   }
 
@@ -328,7 +417,12 @@ export class Pepe {
     return this.edit((raw) => {
       const agents = raw.agents as Record<string, Record<string, unknown>> | undefined;
       const cfg = agents?.[agent];
-      if (!cfg) throw new UsageError(`unknown agent "${agent}"`);
+      if (!cfg) {
+        const file = this.workspaceItems()?.agents.find((a) => a.name === agent && a.status === 'loaded');
+        // An agent file is not rewritten (a workspace's least of all): "Always" lives in config.json only.
+        if (file) throw new UsageError(`"Always" is kept only for agents in config.json; ${agent} comes from ${file.source}: add auto_approve to your own copy of it, or answer "Allow" for now`);
+        throw new UsageError(`unknown agent "${agent}"`);
+      }
       const current = cfg.auto_approve;
       if (current === '*') return;
       const list = Array.isArray(current) ? (current as string[]) : [];
@@ -366,14 +460,35 @@ export class Pepe {
     return this.edit((raw) => removeAgent(raw, name));
   }
 
-  agentList(): { name: string; model: string | null; project: string | null; tools: string[] | null; canMessage: string[] }[] {
-    return Object.entries(this.config.agents ?? {}).map(([name, a]) => ({
-      name,
-      model: a.model ?? a.model_chain?.join(' → ') ?? null,
-      project: a.project ?? null,
-      tools: a.tools ?? null,
-      canMessage: a.can_message ?? [],
-    }));
+  /** Every agent: config.json's, then the files' (those that do not load too, with why). */
+  agentList(): AgentListRow[] {
+    const agents = this.config.agents ?? {};
+    const sources = this.workspaceItems()?.agents ?? Object.keys(agents).map((name) => ({ name, source: 'config.json', origin: 'config' as const, status: 'loaded' as const, description: null }));
+    return sources.map((s) => {
+      const a = s.status === 'loaded' ? agents[s.name] : undefined;
+      return {
+        name: s.name,
+        model: a ? a.model ?? a.model_chain?.join(' → ') ?? null : null,
+        project: a?.project ?? null,
+        tools: a?.tools ?? null,
+        canMessage: a?.can_message ?? [],
+        source: s.source,
+        status: s.status,
+        description: s.description,
+      };
+    });
+  }
+
+  /** Problems of agent files, other tools' MCP entries and hooks (FILE:LINE where known). */
+  interopProblems(): string[] {
+    return this.workspaceItems()?.problems ?? [];
+  }
+
+  /** One agent as a Markdown agent file (front matter and the system prompt as its body). */
+  agentExport(name: string): string {
+    const agent = this.config.agents?.[name];
+    if (!agent) throw new UsageError(`unknown agent "${name}"; see pepe agent list`);
+    return agentFileText(name, agent, this.workspaceItems()?.agents.find((a) => a.name === name && a.status === 'loaded')?.description);
   }
 
   // ---- memory ----
@@ -427,7 +542,7 @@ export class Pepe {
   // ---- health ----
 
   async doctor(): Promise<DoctorFinding[]> {
-    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp)), ...(await this.interop.findings())];
+    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp)), ...(await this.interop.findings()), ...interopFindings(this.workspaceItems())];
   }
 
   /** The workspace's checkpoints (a shadow repository outside the project): for hosts' restore and compare. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { ActiveAgent } from './active-agent.js';
 import type { PepeExtensionApi, SlotOccupant } from './api.js';
@@ -21,6 +21,7 @@ import { AgentsTree } from './views/agents-tree.js';
 import { RoutesTree } from './views/routes-tree.js';
 import { DOC_SCHEME, ReadOnlyDocs } from './views/read-only-docs.js';
 import { SlotsTree } from './views/slots-tree.js';
+import { registerWorkspaceItems } from './views/workspace-items.js';
 
 /** Internals tests reach through the API outside production mode (extensionMode ≠ Production). */
 export interface PepeTestingApi {
@@ -53,7 +54,9 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   let host: PepeHost;
   const occupants = new ExtensionOccupants(() => host.refresh());
   host = new PepeHost(async (h) => {
-    const built = await loadCore().buildPepe(h, { home: pepeHome(), workspace: workspaceFolder(), trusted: trust.trusted, apiKeys, log, terminals, occupants });
+    // The user's VS Code MCP configuration: the mcp.json of the profile this window runs in.
+    const vscodeUserMcp = join(dirname(dirname(context.globalStorageUri.fsPath)), 'mcp.json');
+    const built = await loadCore().buildPepe(h, { home: pepeHome(), workspace: workspaceFolder(), trusted: trust.trusted, apiKeys, log, terminals, occupants, vscodeUserMcp });
     attachVsCodeTools(built.pepe); // VS Code's own tools, for the agents granted them
     return built;
   });
@@ -96,6 +99,8 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   // MCP servers in the sidebar, and @pepe in VS Code's own chat.
   const mcp = registerMcp({ host, log, secrets: apiKeys, defaultAgent: (pepe) => active.resolve(pepe.config) ?? null });
   subs.push(...mcp.disposables);
+  // The workspace's agent files, MCP entries and hooks: offered for acceptance, reviewed from the views.
+  subs.push(...registerWorkspaceItems({ host, apiKeys, log }));
   subs.push(
     Object.assign(vscode.window.createTreeView('pepe.slots', { treeDataProvider: slots, showCollapseAll: true }), {
       message: 'A slot is one job (memory, web search, sandbox…) a plugin may take over from the built-in.',

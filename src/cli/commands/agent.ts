@@ -4,6 +4,7 @@ import type { AgentConfig } from '../../core/config/schema.js';
 import { json, table } from '../format.js';
 import { parseList, type CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
+import { inert } from './trust.js';
 
 function parseSlots(value: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -55,14 +56,39 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
 
   agent
     .command('list')
-    .description('every agent with its model, project and routes')
+    .description('every agent with its model, project, routes and where it is defined (config.json or an agent file)')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
+      const { AGENT_STATUS_WORDS } = await loadCliCore();
       const agents = pepe.agentList();
-      if (opts.json) return ctx.out(json(agents));
-      if (!agents.length) return ctx.out('no agents yet: pepe agent add NAME --model mock');
-      ctx.out(table(['AGENT', 'MODEL', 'PROJECT', 'CAN MESSAGE'], agents.map((a) => [a.name, a.model, a.project, a.canMessage.join(', ') || null])));
+      const problems = pepe.interopProblems();
+      if (opts.json) return ctx.out(json({ agents, problems }));
+      if (!agents.length && !problems.length) return ctx.out('no agents yet: pepe agent add NAME --model mock (or a file .pepe/agents/NAME.md)');
+      if (agents.length) {
+        ctx.out(table(['AGENT', 'MODEL', 'PROJECT', 'CAN MESSAGE', 'FROM', 'STATUS'], agents.map((a) => [inert(a.name), a.model, a.project, a.canMessage.join(', ') || null, inert(a.source), AGENT_STATUS_WORDS[a.status]])));
+      }
+      for (const p of problems) ctx.out(inert(p));
+      if (agents.some((a) => a.status === 'awaiting' || a.status === 'changed')) ctx.out('review the files awaiting acceptance, then: pepe trust accept NAME');
+    });
+
+  agent
+    .command('export')
+    .description('write an agent as an agent file (front matter and its system prompt as the body)')
+    .argument('<name>')
+    .option('-o, --output <file>', 'write it to this file instead of printing it (an existing file is not overwritten)')
+    .action(async (name: string, opts: { output?: string }) => {
+      const pepe = await ctx.pepe();
+      const text = pepe.agentExport(name);
+      if (!opts.output) return void process.stdout.write(text);
+      const { writeFile } = await import('node:fs/promises');
+      try {
+        await writeFile(opts.output, text, { flag: 'wx' });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${opts.output} exists; nothing was written (remove it or choose another file)`);
+        throw e;
+      }
+      ctx.out(`wrote ${opts.output}`);
     });
 
   agent

@@ -24,7 +24,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .option('--verbose', 'also name (on stderr) the instruction files and prompt files used')
     .option('--untrusted', "leave the folder's instruction, skill and prompt files out, run nothing from it, write nothing (VS Code's Restricted Mode)")
     .option('--plan', 'start in plan mode: only tools that read run, the agent answers with a plan (/act leaves it)')
-    .action(async (first: string, opts: { model?: string; provider?: string; session?: string; plan?: boolean }, cmd: Command) => {
+    .action(async (first: string, opts: { model?: string; provider?: string; session?: string; plan?: boolean; untrusted?: boolean }, cmd: Command) => {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
       const { createInterface, TerminalRenderer, TtyPrompter, conversationFigures, statusLine, planHandover } = await loadCliCore();
@@ -32,7 +32,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       // Iterate from the start: lines piped in while the core loads are buffered, not dropped.
       const lines = rl[Symbol.asyncIterator]();
       const person = !!process.stdin.isTTY;
-      const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd() });
+      const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
       const canonical = pepe.switchTarget({ agent: first, switchTo: first }).agent;
       if (!canonical) throw new UsageError(`unknown agent "${first}"; see pepe agent list`);
       const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t), { verbose });

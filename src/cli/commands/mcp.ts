@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../format.js';
+import { inert } from './trust.js';
 
 // Light on purpose (`pepe --help` loads it): only types from the core; the MCP parts load with it.
 
@@ -97,8 +98,10 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
       if (!rows.length) return ctx.out('no MCP servers configured; add one with: pepe mcp add NAME -- COMMAND ARGS… (or --url URL)');
       const cred = (r: (typeof rows)[number]) =>
         r.invalid ? `invalid: ${r.invalid}` : r.rawCredentials.length ? 'RAW (revoke it)' : r.credentials.map((c) => `\${${c.variable}}${c.set ? '' : ' (unset)'}`).join(' ') || 'none';
-      ctx.out(table(['NAME', 'KIND', 'TARGET', 'CREDENTIAL', 'AGENTS'], rows.map((r) => [r.name, r.kind + (r.disabled ? ' (disabled)' : ''), r.target, cred(r), r.agents.join(',') || null])));
+      const kind = (r: (typeof rows)[number]) => (r.awaiting ? (r.awaiting === 'changed' ? 'changed: awaiting acceptance' : 'awaiting acceptance') : r.kind + (r.disabled ? ' (disabled)' : ''));
+      ctx.out(table(['NAME', 'KIND', 'TARGET', 'CREDENTIAL', 'AGENTS', 'FROM'], rows.map((r) => [r.name, kind(r), inert(r.target), r.awaiting ? null : cred(r), r.agents.join(',') || null, inert(r.source)])));
       for (const r of rows) for (const w of r.warnings) ctx.out(`warning: ${w}`);
+      if (rows.some((r) => r.awaiting)) ctx.out('review the workspace entries awaiting acceptance (pepe trust list), then: pepe trust accept NAME');
     });
 
   mcp

@@ -14,6 +14,7 @@ interface RunOptions {
   input: boolean;
   json?: boolean;
   plan?: boolean;
+  untrusted?: boolean;
 }
 
 /** `--provider fake` is an alias of `--model mock` (spec 9.1). */
@@ -62,7 +63,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       // Spec 5.4: without a terminal to ask on, nobody is present.
       const interactive = opts.input && !!process.stdin.isTTY && !opts.json;
       const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
-      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd() });
+      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
       const renderer = new core.TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t), { verbose });
       const text = await expandedText(pepe, given, (line) => verbose && !opts.json && process.stderr.write(`ℹ ${line}\n`));
       // Spec 8: the core masks the event stream; a JSON line is masked again on its serialised

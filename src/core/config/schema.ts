@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { AgentMcpSelection, McpServerConfig, McpServerName } from '../mcp/config.js';
 import { SLOT_NAMES } from './slot-names.js';
+import { HooksConfig } from '../interop/hook-config.js';
 
 /**
  * The one configuration file (spec 2). Every object is "loose": unknown keys survive a
@@ -125,5 +126,7 @@ export const PepeConfig = z.looseObject({
     })
     .optional(),
   mcp_servers: z.record(McpServerName, McpServerConfig).optional(),
+  /** Lifecycle hooks (Claude Code's shape): they can deny or ask before a tool, add context after it. */
+  hooks: HooksConfig.optional(),
 });
 export type PepeConfig = z.infer<typeof PepeConfig>;

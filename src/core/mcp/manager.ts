@@ -25,6 +25,10 @@ export interface McpManagerDeps extends ConnectionDeps {
   trusted?: () => boolean;
   /** Applies an edit to the raw configuration under the store's lock, then reloads. */
   edit?: <T>(mutate: (raw: Record<string, unknown>) => T) => Promise<T>;
+  /** Where servers not from config.json come from (VS Code's or Claude Code's files), by name. */
+  sources?: () => Record<string, string>;
+  /** A workspace's servers not accepted yet: listed, never started. */
+  awaiting?: () => { name: string; source: string; status: 'awaiting' | 'changed' }[];
 }
 
 export interface McpServerRow {
@@ -40,6 +44,10 @@ export interface McpServerRow {
   agents: string[];
   status: McpServerStatus;
   invalid?: string;
+  /** "config.json", or the file it came from. */
+  source: string;
+  /** A workspace's server that waits for the person's acceptance (it does not start). */
+  awaiting?: 'awaiting' | 'changed';
 }
 
 export interface McpToolRow {
@@ -117,13 +125,15 @@ export class McpManager {
   describe(): McpServerRow[] {
     const config = this.deps.config();
     const rows: McpServerRow[] = [];
+    const sources = this.deps.sources?.() ?? {};
     for (const [name, entry] of this.servers(config)) {
+      const source = sources[name] ?? 'config.json';
       const agents = Object.entries(config.agents ?? {})
         .filter(([, a]) => ((a as { mcp?: string[] }).mcp ?? []).some((e) => e === name || parseMcpToolName(e)?.server === name))
         .map(([a]) => a);
       const status = this.status().find((s) => s.name === name)!;
       if (!entry.ok) {
-        rows.push({ name, kind: 'local', target: '', credentials: [], rawCredentials: [], warnings: [], network: false, approveReadOnly: false, disabled: false, agents, status, invalid: entry.invalid });
+        rows.push({ name, kind: 'local', target: '', credentials: [], rawCredentials: [], warnings: [], network: false, approveReadOnly: false, disabled: false, agents, status, invalid: entry.invalid, source });
         continue;
       }
       const s = entry.server;
@@ -140,7 +150,13 @@ export class McpManager {
         disabled: s.disabled === true,
         agents,
         status,
+        source,
       });
+    }
+    for (const a of this.deps.awaiting?.() ?? []) {
+      if (rows.some((r) => r.name === a.name)) continue;
+      const status: McpServerStatus = { name: a.name, kind: 'local', state: 'not_started', restarts: 0, lastError: null, pid: null };
+      rows.push({ name: a.name, kind: 'local', target: '', credentials: [], rawCredentials: [], warnings: [], network: false, approveReadOnly: false, disabled: false, agents: [], status, source: a.source, awaiting: a.status });
     }
     return rows;
   }
@@ -179,6 +195,8 @@ export class McpManager {
     const restricted = this.restriction();
     if (restricted) throw new McpCallError(restricted, 'start');
     const entry = this.servers(config).get(name);
+    const waiting = entry ? undefined : this.deps.awaiting?.().find((a) => a.name === name);
+    if (waiting) throw new McpCallError(`MCP server "${name}" from ${waiting.source} awaits acceptance and does not start: review it, then pepe trust accept ${name}`, 'start');
     if (!entry) throw new McpCallError(`no MCP server named "${name}" is configured; see pepe mcp list`, 'start');
     if (!entry.ok) throw new McpCallError(`MCP server "${name}" is misconfigured: ${entry.invalid}`, 'start');
     const server = entry.server;

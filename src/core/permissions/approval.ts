@@ -41,6 +41,8 @@ export type AskReason =
   | { kind: 'outside_content'; withdrew: Withdrawn[]; sources: string[] }
   /** A harmless shell call runs unasked only while a person watches (spec 5.1). */
   | { kind: 'shell_without_person' }
+  /** A before-tool hook asked for this call to be confirmed. */
+  | { kind: 'hook'; reason: string }
   /** Commands run without confinement right now, so even harmless ones ask. */
   | { kind: 'unconfined'; reason: string }
   /** The call reads (or, for other tools, touches) files outside the workspace. */

@@ -53,6 +53,8 @@ export interface ToolCallCheck {
    * carries no risk and no program beyond those they were shown; anything new is asked again.
    */
   approved?: { id: string; risks: readonly RiskKind[]; programs: readonly string[] };
+  /** A before-tool hook asked for this call (issue 24): nothing allows it unasked. */
+  hookAsk?: string;
 }
 
 export interface BarrierOptions {
@@ -163,7 +165,8 @@ export class PermissionBarrier {
       const refusal = planModeRefusal(tool, { harmlessCommand: cls.kind === 'shell' && hints.length === 0, readOnlyHint: call.facts?.readOnlyHint === true });
       if (refusal) return this.decided(call, chain, { allowed: false, by: 'plan_mode', reason: refusal });
     }
-    const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound;
+    const hookAsk = call.hookAsk;
+    const freeTool = cls.kind === 'free' && !(isFileRead && outside.length > 0) && !outbound && !hookAsk;
     if (freeTool) return { allowed: true, by: 'free', risks };
     const unconfined = (cls.kind === 'shell' && call.sandbox?.confined === false) ? call.sandbox : null;
     // Harmless means nothing at all: no hint from the command, none from where it runs.
@@ -171,7 +174,7 @@ export class PermissionBarrier {
     const onceOnly = pepeHome.length > 0;
     const narrowest = !anyArgumentsMayCover(risks) ? 'exact' : !scopedGrantMayCover(risks) ? 'exact_or_any' : undefined;
 
-    if (!onceOnly) {
+    if (!onceOnly && !hookAsk) {
       if (riskFreeShell && person && !tainted) return { allowed: true, by: 'free', risks };
       if (this.grants.isBypassed(agent) && !tainted && narrowest !== 'exact') return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
       const entry = autoApproveEntry(call.agentConfig, tool, risks, programs);
@@ -189,6 +192,7 @@ export class PermissionBarrier {
 
     const why: AskReason[] = [];
     if (onceOnly) why.push({ kind: 'pepe_home', paths: pepeHome.map((p) => p.real) });
+    if (hookAsk) why.push({ kind: 'hook', reason: hookAsk });
     if (cls.kind === 'gated') why.push({ kind: 'gated_tool', known: cls.known });
     if (outside.length > 0) why.push({ kind: 'outside_workspace', paths: outside.map((p) => p.real) });
     if (outbound) why.push({ kind: 'outbound_after_outside', sources: [...call.run.outsideContentSources, ...(call.run.readOutsideWorkspace ? ['files read outside the workspace'] : []), ...(call.run.secretFiles ?? []).map((f) => `${f}, which looks like it holds secrets`)] });

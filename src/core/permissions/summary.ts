@@ -95,6 +95,9 @@ export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[
       case 'shell_without_person':
         parts.push('shell commands run unasked only while a person is present');
         break;
+      case 'hook':
+        parts.push(`a hook asked for it (${visible(r.reason)})`);
+        break;
     }
   }
   const text = parts.join('; ');

@@ -73,6 +73,8 @@ export interface RuntimeDeps {
   trusted: () => boolean;
   /** The surface's way to write files (VS Code documents); absent: the file tools write to disk. */
   writeFile?: import('../tools/tool.js').FileWriter;
+  /** Hooks around each tool call of a turn (issue 24); absent or undefined: none. */
+  hooks?: (turn: { agent: string; sessionId: string }) => import('./invoke-tool.js').ToolHooks | undefined;
 }
 
 export type RuntimeTurnResult = TurnResult & { coreResult?: JsonValue | null };
@@ -284,7 +286,8 @@ export class AgentRuntime {
       beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
-    const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent), afterCall: () => taint.save() };
+    const hooks = this.deps.hooks?.({ agent: opts.agent, sessionId: id });
+    const invokeEnv: InvokeEnv = { context: toolContext, barrier, run, sandbox: () => this.deps.slots.sandboxConfinement(opts.agent), afterCall: () => taint.save(), ...(hooks ? { hooks } : {}) };
 
     // Parked calls a person resolved since the last turn come back first (spec 5.4), and run
     // only where they were approved.
@@ -405,6 +408,7 @@ export class AgentRuntime {
         run: turn.run,
         afterMark: () => turn.taint.save(),
         sandbox: turn.invokeEnv.sandbox,
+        ...(turn.invokeEnv.hooks ? { hooks: turn.invokeEnv.hooks } : {}),
         toolContext: turn.toolContext,
         slots: this.deps.slots,
         modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId, budgets: () => budgetsFor(turn.config, agentConfig, agentConfig.project ?? null, turn.sessionId, () => this.deps.usage.all()) },

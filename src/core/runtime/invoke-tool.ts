@@ -29,6 +29,17 @@ export interface InvokeEnv {
   sandbox: () => Promise<SandboxConfinement>;
   /** Called after every call, whatever its end: the runtime keeps the run's taint in its conversation. */
   afterCall?: () => void;
+  /** The person's and accepted workspace hooks (issue 24); absent: none. */
+  hooks?: ToolHooks;
+}
+
+/**
+ * Hooks around a call. They can only tighten: before, deny or ask (the barrier then asks even
+ * what it would have allowed on its own); after, add context or mark the result as outside content.
+ */
+export interface ToolHooks {
+  before(call: { id: string; name: string; args: unknown; cwd: string }, signal: AbortSignal): Promise<{ kind: 'none' } | { kind: 'deny' | 'ask'; reason: string }>;
+  after(call: { id: string; name: string; args: unknown; cwd: string; content: string; isError: boolean }, signal: AbortSignal): Promise<{ context: string[]; outsideContent: boolean; markedBy: string[] }>;
 }
 
 export interface ToolCallRequest {
@@ -114,8 +125,13 @@ async function invokeOnce(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallR
   // The directory shown to the person: where a command runs, else the workspace the paths are in.
   const cwd = facts.cwd ?? base.workspace;
 
+  // Before-tool hooks, before the barrier decides: a deny stops the call, an ask makes the barrier ask.
+  const hook = env.hooks ? await env.hooks.before({ id: call.id, name: call.name, args: parsed.data, cwd }, base.signal) : { kind: 'none' as const };
+  if (hook.kind === 'deny') return fail('not_allowed', `Denied by a hook: ${hook.reason}`, { facts });
+
   // A parked call's replay is judged again (spec 5.4): its approval covers it only where nothing
-  // changed since; otherwise it is a new call, asked (or parked again) like any other.
+  // changed since; otherwise it is a new call, asked (or parked again) like any other. A hook's
+  // "ask" on such a replay is answered by the person's approval; its "deny" still stands (above).
   const approved = options.approved;
   const changed = approved ? await changedSinceApproval(approved, cwd, facts) : null;
   const outcome = await env.barrier.check({
@@ -132,6 +148,7 @@ async function invokeOnce(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallR
     signal: base.signal,
     workspace: base.workspace,
     ...(approved && !changed ? { approved: { id: approved.id, risks: approved.risks, programs: approved.programs ?? [] } } : {}),
+    ...(hook.kind === 'ask' && !approved ? { hookAsk: hook.reason } : {}),
   });
   if (!outcome.allowed) {
     const why = approved ? `Not run as approved: judged again now, ${changed ? `what it touches changed since it was approved (${changed})` : 'it carries more than what was approved'}. ` : '';
@@ -145,11 +162,20 @@ async function invokeOnce(tools: ReadonlyMap<string, Tool<any>>, call: ToolCallR
   if (base.beforeChange && classifyTool(call.name).kind !== 'free') await base.beforeChange();
   try {
     const r = await tool.execute(parsed.data, ctx);
-    return { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, outcome };
+    const ran: InvokeResult = { content: r.content, isError: !!r.isError, untrusted: !!r.untrusted, stage: 'ran', facts, outcome };
+    return env.hooks ? await afterHooks(env.hooks, call, parsed.data, cwd, ran, base) : ran;
   } catch (e) {
     if (base.signal.aborted) return fail('cancelled', 'cancelled by the user while running', { facts });
     return fail('failed', `${call.name} failed: ${errorMessage(e)}`, { facts });
   }
+}
+
+/** After-tool hooks add context to the result, or mark it as outside content (never less than the tool said). */
+async function afterHooks(hooks: ToolHooks, call: ToolCallRequest, args: unknown, cwd: string, ran: InvokeResult, base: ToolContext): Promise<InvokeResult> {
+  const after = await hooks.after({ id: call.id, name: call.name, args, cwd, content: ran.content, isError: ran.isError }, base.signal);
+  if (after.outsideContent) base.markOutsideContent(`result of ${call.name}, marked by ${after.markedBy.join(', ')}`);
+  const content = after.context.length ? `${ran.content}\n\n[hook context]\n${after.context.join('\n')}` : ran.content;
+  return { ...ran, content, untrusted: ran.untrusted || after.outsideContent };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { EventSink, TurnStatus } from '../events.js';
 import { LoopGuard } from './loop-guard.js';
 import { callModel, type ModelCallDeps } from './model-call.js';
 import { BudgetStop } from './budget.js';
-import { invokeTool, type SandboxConfinement } from './invoke-tool.js';
+import { invokeTool, type SandboxConfinement, type ToolHooks } from './invoke-tool.js';
 
 /** Flood bounds (a hostile or broken model): tool calls run per model message and per turn. */
 export const MAX_TOOL_CALLS_PER_MESSAGE = 64;
@@ -33,6 +33,8 @@ export interface LoopInput {
   afterMark?: () => void;
   /** Whether the sandbox confines commands now (the barrier asks for every command when not). */
   sandbox: () => Promise<SandboxConfinement>;
+  /** Hooks around each call (issue 24). */
+  hooks?: ToolHooks;
   toolContext: Omit<ToolContext, 'signal' | 'emit' | 'markOutsideContent'>;
   slots: SlotService;
   modelDeps: ModelCallDeps;
@@ -226,7 +228,7 @@ interface CallResult {
 
 async function runToolCall(input: LoopInput, ctx: ToolContext, byName: Map<string, Tool<any>>, guard: LoopGuard, call: { id: string; name: string; arguments: unknown }, toolsOff: boolean): Promise<CallResult> {
   if (toolsOff) return { content: 'not run: tool use was stopped for this turn by the loop guard', isError: true, untrusted: false };
-  const r = await invokeTool(byName, call, { context: ctx, barrier: input.barrier, run: input.run, sandbox: input.sandbox, ...(input.afterMark ? { afterCall: input.afterMark } : {}) }, { guard: (name, args) => guard.check(name, args) });
+  const r = await invokeTool(byName, call, { context: ctx, barrier: input.barrier, run: input.run, sandbox: input.sandbox, ...(input.afterMark ? { afterCall: input.afterMark } : {}), ...(input.hooks ? { hooks: input.hooks } : {}) }, { guard: (name, args) => guard.check(name, args) });
   if (r.stage === 'loop_guard') return { content: r.content, isError: true, untrusted: false, stopTools: true };
   if (r.stage === 'invalid_arguments' || r.stage === 'unknown_tool') {
     const tripped = guard.malformed(call.name);

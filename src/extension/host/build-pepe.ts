@@ -22,6 +22,8 @@ export interface BuildDeps {
   log: vscode.LogOutputChannel;
   terminals: SandboxTerminals;
   occupants: ExtensionOccupants;
+  /** The user's VS Code `mcp.json` (its servers need no acceptance). */
+  vscodeUserMcp?: string;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
     env,
     workspace: deps.workspace,
     trusted: deps.trusted,
+    ...(deps.vscodeUserMcp ? { vscodeUserMcp: deps.vscodeUserMcp } : {}),
     prompter: new ModalPrompter((line) => deps.log.info(line), diffs),
     writeFile: documentWriter((line) => deps.log.info(line)),
     sandboxSurface: terminals,

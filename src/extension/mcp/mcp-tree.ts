@@ -57,11 +57,23 @@ export class McpTree extends PepeTree<Node> {
       return item;
     }
     const { row } = node;
+    if (row.awaiting) {
+      // A workspace's server not accepted yet: listed, never started; the review command accepts it.
+      const waiting = new vscode.TreeItem(row.name, vscode.TreeItemCollapsibleState.None);
+      waiting.id = `mcp:${row.name}`;
+      waiting.description = `${row.awaiting === 'changed' ? 'changed: awaiting acceptance' : 'awaiting acceptance'} · ${row.source}`;
+      waiting.tooltip = `From ${row.source}. It does not start until you accept it (Review Workspace Items…).`;
+      waiting.iconPath = new vscode.ThemeIcon('shield');
+      waiting.command = { command: 'pepe.trust.review', title: 'Review Workspace Items…' };
+      waiting.contextValue = 'mcpServerAwaiting';
+      waiting.accessibilityInformation = { label: `MCP server ${row.name}: ${waiting.description}` };
+      return waiting;
+    }
     const item = new vscode.TreeItem(row.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `mcp:${row.name}`;
     const state = row.invalid ? 'invalid' : row.disabled ? 'disabled' : STATE_LABEL[row.status.state] ?? row.status.state;
     const restarts = row.status.restarts ? `restarted ${row.status.restarts}×` : null;
-    item.description = [row.kind, state, restarts, row.agents.length ? `used by ${row.agents.join(', ')}` : 'no agent uses it', row.rawCredentials.length ? 'raw token: revoke it' : null].filter(Boolean).join(' · ');
+    item.description = [row.kind, state, restarts, row.agents.length ? `used by ${row.agents.join(', ')}` : 'no agent uses it', row.rawCredentials.length ? 'raw token: revoke it' : null, row.source !== 'config.json' ? row.source : null].filter(Boolean).join(' · ');
     item.tooltip = [row.target, row.invalid ?? row.status.lastError ?? '', ...row.warnings].filter(Boolean).join('\n\n');
     const bad = row.invalid || row.status.state === 'failed' || row.rawCredentials.length > 0;
     item.iconPath = bad

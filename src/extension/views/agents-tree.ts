@@ -17,8 +17,9 @@ export class AgentsTree extends PepeTree<Node> {
     const pepe = await this.host.get();
     const current = this.active.resolve(pepe.config);
     const agents: Node[] = pepe.agentList().map((a) => {
-      const problem = agentModelProblem(pepe.config, a.name, pepe.env);
-      return { kind: 'agent', agent: a.name, model: a.model, project: a.project, active: a.name === current, ...(problem ? { problem } : {}) };
+      const problem = a.status === 'loaded' ? agentModelProblem(pepe.config, a.name, pepe.env) : null;
+      const from = a.source === 'config.json' ? {} : { source: a.source, status: a.status };
+      return { kind: 'agent', agent: a.name, model: a.model, project: a.project, active: a.name === current, ...(problem ? { problem } : {}), ...from };
     });
     return this.host.configProblem ? [this.host.problemNode(), ...agents] : agents;
   }
@@ -33,6 +34,18 @@ export class AgentsTree extends PepeTree<Node> {
       : new vscode.ThemeIcon(node.active ? 'pass-filled' : 'hubot');
     if (node.problem) item.description = `${item.description} · ${node.problem}`;
     item.contextValue = 'agent';
+    if (node.source) {
+      // An agent file: where it comes from, and whether it applies (a workspace's waits for acceptance).
+      const words: Record<string, string> = { awaiting: 'awaiting acceptance', changed: 'changed: awaiting acceptance', invalid: 'has problems', shadowed: 'name taken: not used' };
+      const status = node.status && node.status !== 'loaded' ? words[node.status] ?? node.status : null;
+      item.description = [status ?? item.description, node.source].filter(Boolean).join(' · ');
+      if (status) {
+        item.iconPath = new vscode.ThemeIcon(node.status === 'invalid' ? 'warning' : 'shield');
+        item.contextValue = 'agentFile';
+        if (node.status === 'awaiting' || node.status === 'changed') item.command = { command: 'pepe.trust.review', title: 'Review Workspace Items…' };
+      }
+      item.id = `agent:${node.agent}:${node.source}`;
+    }
     item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}${node.problem ? `\n\n${node.problem}: fix it with Edit Agent…, Add Model… or Set API Key…` : ''}`;
     item.accessibilityInformation = { label: `${node.agent}: ${item.description}` };
     return item;

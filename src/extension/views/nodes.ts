@@ -10,7 +10,7 @@ export type SlotNode = { kind: 'slot'; slot: string; status: SlotStatus; agent?:
 export type RouteAgentNode = { kind: 'routeAgent'; agent: string; from: string; canSend: boolean; targets: string[] };
 export type RouteNode = { kind: 'route'; from: string; to: string; usable: boolean; targetExists: boolean };
 /** `problem`: why the agent cannot answer (no model, a missing key…); absent when it can. */
-export type AgentNode = { kind: 'agent'; agent: string; model: string | null; project: string | null; active: boolean; problem?: string };
+export type AgentNode = { kind: 'agent'; agent: string; model: string | null; project: string | null; active: boolean; problem?: string; source?: string; status?: string };
 /** `at`: where in config.json the problem is, when known (the row opens the file there). */
 export type ProblemNode = { kind: 'problem'; message: string; at?: { line: number; column: number } };
 

@@ -15,8 +15,8 @@ const registered = new Set([
   ...[...source('src/extension/commands/register-commands.ts').matchAll(/^\s+'(pepe\.[\w.]+)',$/gm)].map((m) => m[1]),
   ...[...source('src/extension/activate.ts').matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1]),
 ]);
-// The MCP view's commands are registered with the view itself (they need no core until run).
-const direct = new Set([...source('src/extension/mcp/register.ts').matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1]));
+// The MCP view's commands (and the workspace items' review) are registered with the view itself (they need no core until run).
+const direct = new Set(['src/extension/mcp/register.ts', 'src/extension/views/workspace-items.ts'].flatMap((f) => [...source(f).matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1])));
 const contributed = new Set<string>(pkg.contributes.commands.map((c: { command: string }) => c.command));
 
 describe('package.json contributions', () => {
