@@ -88,7 +88,8 @@ describe('e2e: MCP servers in the workbench', function () {
     await input.press('Enter');
 
     const message = await waitForDialog(page, 90_000);
-    assert.match(message, /mcp__everything__echo/);
+    // The tool by its own name, the server as a label (issue 26).
+    assert.match(message, /wants to use echo from the MCP server everything/);
     const detail = domText(await page.locator('.monaco-dialog-box .dialog-message-detail').innerText());
     assert.ok(detail.includes('hello-from-mcp'), detail);
     await docScreenshot(page, 'mcp-approval.png');
