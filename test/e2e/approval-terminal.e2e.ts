@@ -152,9 +152,12 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     await pickItem(page, 'ops');
     await waitForQuickInputClosed(page);
     assert.equal(await editorTabs('Pepe: ops'), 1, 'Open Chat opened a second tab for ops');
-    // Ctrl+Alt+P (Pepe: Open Chat for the active agent, scoped since the last test): its tab, the input focused.
+    // Ctrl+Alt+P (Pepe: Open Chat), picking scoped (the active agent since the last test): its open tab, the input focused.
     await page.locator('.monaco-workbench .part.statusbar').click();
     await page.keyboard.press('Control+Alt+P');
+    // With several agents it asks which one, the active agent first.
+    await pickItem(page, 'scoped');
+    await waitForQuickInputClosed(page);
     await waitFor(async () => (await page.locator('.tabs-container .tab.active .label-name').first().innerText().catch(() => '')).includes('Pepe: scoped') || undefined, { timeoutMs: 30_000, what: 'the scoped chat tab to be active' });
     assert.equal(await editorTabs('Pepe: scoped'), 1);
     const input = chatFrame(page).locator('#input');
