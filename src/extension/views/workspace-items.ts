@@ -71,6 +71,11 @@ export function registerWorkspaceItems(deps: { host: PepeHost; apiKeys: ApiKeys;
     const again = () => void host.reload();
     disposables.push(watcher, watcher.onDidChange(again), watcher.onDidCreate(again), watcher.onDidDelete(again));
   }
-  void host.get().then(() => offer(), () => undefined);
+  // Activation stays light: the core is built for the offer only when the workspace has such a file
+  // (a cheap search, after activation), else when something else builds it (onDidChange above).
+  void Promise.resolve(vscode.workspace.findFiles(`{${GLOBS.join(',')}}`, null, 1)).then(
+    (found) => (found.length ? host.get().then(() => offer()) : undefined),
+    () => undefined,
+  );
   return disposables;
 }
