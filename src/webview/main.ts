@@ -5,6 +5,7 @@ import { buildLayout, fillAgents, fillHistory, fillModels, showState } from './l
 import { Transcript } from './transcript.js';
 import { AttachContext } from './attach-context.js';
 import { SlashCompletion } from './slash-commands.js';
+import { ImageAttach } from './image-attach.js';
 
 /**
  * The chat webview (issue 7): talks to the host only through the protocol in src/protocol
@@ -34,6 +35,7 @@ const post = (m: WebviewMessage) => vscode.postMessage(m);
 // Before the composer's Enter handler: an open @ completion takes Enter first.
 const attach = new AttachContext(layout.input, layout.input.parentElement!, post);
 const slash = new SlashCompletion(layout.input, layout.input.parentElement!);
+const images = new ImageAttach(layout.input, layout.input.parentElement!);
 const save = (patch: Partial<ViewState>) => {
   view = { ...view, ...patch };
   vscode.setState(view);
@@ -108,7 +110,9 @@ function sendInput(): void {
   const text = layout.input.value.trim();
   if (!text || state?.busy) return;
   const attachments = attach.ids;
-  post({ type: 'send', text, ...(attachments.length ? { attachments } : {}) });
+  const pictures = images.payload;
+  post({ type: 'send', text, ...(attachments.length ? { attachments } : {}), ...(pictures.length ? { images: pictures } : {}) });
+  images.clear();
   layout.input.value = '';
   save({ draft: '' });
 }

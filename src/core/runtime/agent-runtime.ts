@@ -75,6 +75,8 @@ export interface RuntimeDeps {
   trusted: () => boolean;
   /** The surface's way to write files (VS Code documents); absent: the file tools write to disk. */
   writeFile?: import('../tools/tool.js').FileWriter;
+  /** VS Code's diagnostics after a file tool wrote (issue 25); absent in the CLI. */
+  editorFeedback?: import('../tools/editor-feedback.js').EditorFeedback;
   /** Hooks around each tool call of a turn (issue 24); absent or undefined: none. */
   hooks?: (turn: { agent: string; sessionId: string }) => import('./invoke-tool.js').ToolHooks | undefined;
 }
@@ -293,6 +295,7 @@ export class AgentRuntime {
       workspaceTrusted: this.deps.trusted(),
       skills: interop.skills,
       ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
+      ...(this.deps.editorFeedback ? { editorFeedback: this.deps.editorFeedback } : {}),
       beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.

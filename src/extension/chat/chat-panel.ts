@@ -19,6 +19,8 @@ import { isRestrictedRefusal } from '../../core/tools/restricted.js';
 import { offerToTrust } from '../host/workspace-trust.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
+import type { ImagePart } from '../../core/images.js';
+import { imageLabels, imagesFromWebview } from './panel-images.js';
 import { handleContextMessage } from './panel-context.js';
 import { checkpointOfTurn } from './turn-changes.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
@@ -242,7 +244,14 @@ export class ChatPanel implements vscode.Disposable {
         if (input.kind === 'trust') return this.trust();
         if (input.kind === 'mode') return this.setPlanMode(input.plan);
         if (input.kind === 'start') return this.startPlan(input.agent);
-        return this.runTurn(msg.text, this.attachments.take(msg.attachments));
+        let images: ImagePart[];
+        try {
+          images = imagesFromWebview(msg.images);
+        } catch (e) {
+          this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e) });
+          return;
+        }
+        return this.runTurn(msg.text, this.attachments.take(msg.attachments), images);
       }
       case 'attach':
       case 'detach':
@@ -319,7 +328,7 @@ export class ChatPanel implements vscode.Disposable {
 
   // ---- turns ----
 
-  private async runTurn(text: string, attachments: TurnAttachment[] = []): Promise<void> {
+  private async runTurn(text: string, attachments: TurnAttachment[] = [], images: ImagePart[] = []): Promise<void> {
     if (this.running) return; // the webview disables Send while a turn runs
     const agent = this.agent;
     if (!agent) {
@@ -328,7 +337,7 @@ export class ChatPanel implements vscode.Disposable {
     }
     const controller = new AbortController();
     this.running = controller;
-    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}) });
+    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}), ...(images.length ? { images: imageLabels(images) } : {}) });
     this.noteRestrictedMode();
     this.noteConfig();
     await this.postState();
@@ -350,6 +359,7 @@ export class ChatPanel implements vscode.Disposable {
         signal: controller.signal,
         personPresent: true,
         ...(attachments.length ? { attachments } : {}),
+        ...(images.length ? { images } : {}),
         metadata: { channel: 'vscode-chat' },
         onEvent: (event) => this.onEvent(event),
         ...this.plan.turnOptions(),
