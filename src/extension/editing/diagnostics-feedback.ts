@@ -8,12 +8,14 @@ import { describeNewProblems, newProblems, type EditorFeedback, type FeedbackWat
  * never longer than a cap, and hands the new problems to the core as a sentence for the result.
  */
 export interface FeedbackTiming {
+  /** With no report for the file this long after the write, there is nothing to wait for (no tooling for it). */
+  firstReportMs: number;
   /** How long the reports must be quiet after the last change before they count as settled. */
   quietMs: number;
   /** The longest wait after the write, whatever happens. */
   capMs: number;
 }
-export const DEFAULT_FEEDBACK_TIMING: FeedbackTiming = { quietMs: 600, capMs: 3000 };
+export const DEFAULT_FEEDBACK_TIMING: FeedbackTiming = { firstReportMs: 1500, quietMs: 800, capMs: 5000 };
 
 function problemsOf(uri: vscode.Uri): Problem[] {
   return vscode.languages
@@ -50,14 +52,16 @@ export function diagnosticsFeedback(timing: FeedbackTiming = DEFAULT_FEEDBACK_TI
       const label = vscode.workspace.asRelativePath(uri, false);
       return {
         async settle(signal?: AbortSignal): Promise<string | null> {
-          const deadline = Date.now() + timing.capMs;
+          const settleStart = Date.now();
+          const deadline = settleStart + timing.capMs;
           // Wait for a first report after the write, then for the reports to go quiet.
           while (!signal?.aborted) {
             const now = Date.now();
             const quietSince = lastChange >= watchedAt ? lastChange : null;
             if (quietSince !== null && now - quietSince >= timing.quietMs) break;
             if (now >= deadline) break;
-            const until = quietSince !== null ? Math.min(deadline, quietSince + timing.quietMs) : deadline;
+            if (quietSince === null && now - settleStart >= timing.firstReportMs) break;
+            const until = quietSince !== null ? Math.min(deadline, quietSince + timing.quietMs) : Math.min(deadline, settleStart + timing.firstReportMs);
             await new Promise<void>((resolve) => {
               const t = setTimeout(resolve, Math.max(1, until - now));
               wake = () => {
