@@ -131,7 +131,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The conversation was replaced (new session, /agent, another session opened): clear and show these. */
   z.object({ type: z.literal('reset'), state: PanelStateSchema, items: z.array(ChatItemSchema) }),
   z.object({ type: z.literal('agents'), agents: z.array(AgentInfoSchema), models: z.array(ModelChoiceSchema) }),
-  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
+  /** The history list; `query`: the search it answers (titles, agents, ids and messages were searched by the host). */
+  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema), query: z.optional(z.string()) }),
   z.object({ type: z.literal('copied') }),
   /** Put the keyboard focus back in the message input (after an approval, a pick, a diff, on reveal). */
   z.object({ type: z.literal('focus_input') }),
@@ -174,10 +175,13 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** "Start": the last plan, handed over in acting mode as the next message. */
   z.object({ type: z.literal('start_plan') }),
   z.object({ type: z.literal('new_session') }),
-  z.object({ type: z.literal('list_sessions') }),
+  /** The history list, only sessions with every word of `query` in their title, agent, id or messages when given. */
+  z.object({ type: z.literal('list_sessions'), query: z.optional(z.string().check(z.maxLength(200))) }),
   z.object({ type: z.literal('open_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('rename_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('delete_session'), agent: z.string(), sessionId: z.string() }),
+  /** "Export as Markdown": the host asks where, and writes the same Markdown as `pepe sessions export`. */
+  z.object({ type: z.literal('export_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('copy'), text: z.string() }),
   /** The failure's "Set API Key…": the host checks the name is one a configured model reads. */
   z.object({ type: z.literal('set_api_key'), name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)) }),

@@ -284,13 +284,15 @@ export class ChatPanel implements vscode.Disposable {
       case 'new_session':
         return this.replace(this.agent, null, []);
       case 'list_sessions':
-        return this.sessions.send();
+        return this.sessions.send(msg.query);
       case 'open_session':
         return this.sessions.open(msg.agent, msg.sessionId);
       case 'rename_session':
         return this.sessions.rename(msg.agent, msg.sessionId);
       case 'delete_session':
         return this.sessions.delete(msg.agent, msg.sessionId);
+      case 'export_session':
+        return this.sessions.export(msg.agent, msg.sessionId);
       case 'copy':
         await vscode.env.clipboard.writeText(msg.text);
         return void this.post({ type: 'copied' });
