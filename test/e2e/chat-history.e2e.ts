@@ -52,8 +52,11 @@ describe('e2e: the chat history', function () {
     await runCommand(page, 'Pepe: Open Chat', 120_000);
     const chat = chatFrame(page);
     const input = chat.locator('#input');
-    await input.waitFor({ state: 'visible', timeout: 60_000 });
+    await input.waitFor({ state: 'visible', timeout: 120_000 });
+    const idle = () => chat.locator('body[data-busy="false"]').waitFor({ state: 'attached', timeout: 60_000 });
     const say = async (text: string, answers: number) => {
+      // Enter while a turn still runs sends nothing: wait for the last one to end.
+      await idle();
       await input.fill(text);
       await input.press('Enter');
       await waitFor(async () => ((await chat.locator('.turn .msg.assistant').count()) >= answers ? true : undefined), { timeoutMs: 60_000, what: `the answer to "${text}"` });

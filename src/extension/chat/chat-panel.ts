@@ -20,7 +20,7 @@ import { offerToTrust } from '../host/workspace-trust.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
 import type { ImagePart } from '../../core/images.js';
-import { imageLabels, imagesFromWebview } from './panel-images.js';
+import { loadCore } from '../core-loader.js';
 import { handleContextMessage } from './panel-context.js';
 import { checkpointOfTurn } from './turn-changes.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
@@ -246,7 +246,8 @@ export class ChatPanel implements vscode.Disposable {
         if (input.kind === 'start') return this.startPlan(input.agent);
         let images: ImagePart[];
         try {
-          images = imagesFromWebview(msg.images);
+          // Checked in the core bundle (zod stays out of activation).
+          images = loadCore().imagesFromWebview(msg.images);
         } catch (e) {
           this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e) });
           return;
@@ -339,7 +340,7 @@ export class ChatPanel implements vscode.Disposable {
     }
     const controller = new AbortController();
     this.running = controller;
-    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}), ...(images.length ? { images: imageLabels(images) } : {}) });
+    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}), ...(images.length ? { images: images.map((i) => ({ label: i.name ?? i.media_type })) } : {}) });
     this.noteRestrictedMode();
     this.noteConfig();
     await this.postState();

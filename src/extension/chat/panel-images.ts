@@ -18,6 +18,3 @@ export function imagesFromWebview(sent: readonly { name?: string | undefined; da
     }
   });
 }
-
-/** How the conversation names them on the user's message. */
-export const imageLabels = (images: readonly ImagePart[]) => images.map((i) => ({ label: i.name ?? i.media_type }));

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
 import type { ChatItem, HostMessage } from '../../protocol/messages.js';
-import { sessionMarkdown } from '../../core/runtime/session-export.js';
 import { historyItems, sessionSummaries } from './history-items.js';
-import { searchSessions } from './session-search.js';
+import { loadCore } from '../core-loader.js';
 
 /** What the history list's actions need of the panel they act for (a ChatPanel). */
 export interface SessionPanel {
@@ -28,7 +27,7 @@ export class PanelSessions {
 
   async send(query?: string): Promise<void> {
     const pepe = await this.deps.getPepe();
-    const msg: HostMessage = query?.trim() ? { type: 'sessions', sessions: searchSessions(pepe.sessions, query), query } : { type: 'sessions', sessions: sessionSummaries(pepe.sessions) };
+    const msg: HostMessage = query?.trim() ? { type: 'sessions', sessions: loadCore().searchSessions(pepe.sessions, query), query } : { type: 'sessions', sessions: sessionSummaries(pepe.sessions) };
     await this.panel.post(msg);
   }
 
@@ -40,7 +39,7 @@ export class PanelSessions {
     const name = `${(session.info.title ?? sessionId).replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || sessionId}.md`;
     const target = await vscode.window.showSaveDialog({ title: `Export "${session.info.title ?? sessionId}" as Markdown`, filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, Buffer.from(sessionMarkdown(session.info, session.messages), 'utf8'));
+    await vscode.workspace.fs.writeFile(target, Buffer.from(loadCore().sessionMarkdown(session.info, session.messages), 'utf8'));
     const open = 'Open';
     if ((await vscode.window.showInformationMessage(`Exported to ${vscode.workspace.asRelativePath(target)}`, open)) === open) await vscode.window.showTextDocument(target);
   }
