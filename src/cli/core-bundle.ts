@@ -15,6 +15,7 @@ export { planHandover } from '../core/permissions/plan-mode.js';
 export { sessionMarkdown, sessionMatches } from '../core/runtime/session-export.js';
 export { cliVscodeUserMcp } from '../core/interop/external-mcp.js';
 export { agentFileText, AGENT_STATUS_WORDS } from '../core/interop/report.js';
+export { readImageFiles } from './image-files.js';
 export { TerminalRenderer } from './render.js';
 export { TtyPrompter } from './tty-prompter.js';
 /** The CLI's AI SDK bundle (dist/cli-vendor/ai-sdk.js) uses this copy of zod instead of its own. */

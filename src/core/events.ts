@@ -120,6 +120,11 @@ export interface RunTurnOptions {
    * Validated and capped by context-attachments.ts.
    */
   attachments?: { kind: 'file' | 'folder' | 'selection' | 'problems' | 'terminal'; label: string; content: string }[];
+  /**
+   * Pictures sent with the text (issue 25): checked by images.ts, carried on the user's message,
+   * refused before any request by a model that does not take images.
+   */
+  images?: { type: 'image'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string; name?: string }[];
   /** For a child agent run by an agent core (spec 7): which pipeline slots and tools it gets. */
   child?: { input: PipelineSelection; output: PipelineSelection; tools: ToolSelection; useBootstrap: boolean };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImageParts } from './images.js';
 
 /**
  * Conversation messages: a discriminated union on `role`. Objects are loose so a plugin or a later
@@ -12,7 +13,8 @@ export const ToolCall = z.looseObject({
 export type ToolCall = z.infer<typeof ToolCall>;
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
-export const UserMessage = z.looseObject({ role: z.literal('user'), content: z.string() });
+/** `images`: pictures the person sent with the text (images.ts checks them; models without eyes refuse them). */
+export const UserMessage = z.looseObject({ role: z.literal('user'), content: z.string(), images: ImageParts.optional() });
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
   content: z.string(),
@@ -30,3 +32,4 @@ export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage,
 export type Message = z.infer<typeof Message>;
 export type AssistantMessage = z.infer<typeof AssistantMessage>;
 export type ToolMessage = z.infer<typeof ToolMessage>;
+export type UserMessage = z.infer<typeof UserMessage>;

@@ -66,6 +66,8 @@ export interface CreatePepeOptions {
   trusted?: boolean;
   /** How write_file and edit_file write (VS Code: through its documents, for undo and dirty buffers). Default: straight to disk. */
   writeFile?: import('./tools/tool.js').FileWriter;
+  /** The editor's errors and warnings after a file tool wrote (issue 25): VS Code sets it, the CLI does not. */
+  editorFeedback?: import('./tools/editor-feedback.js').EditorFeedback;
   /** Leave every workspace-supplied file out (`--untrusted`): agent files, MCP entries and hooks of the workspace. */
   untrusted?: boolean;
   /** The user's VS Code `mcp.json` (the extension: its profile's; the CLI: the documented default). Absent: not read. */
@@ -181,6 +183,7 @@ export class Pepe {
       trusted: () => this.workspaceTrusted,
       mcp: this.mcp,
       ...(options.writeFile ? { writeFile: options.writeFile } : {}),
+      ...(options.editorFeedback ? { editorFeedback: options.editorFeedback } : {}),
     });
 
     this.heartbeat = new Heartbeat({ config: () => this.config, slots: this.slots, run: (o) => this.run(o), sessions: this.sessions, agentsDir: this.paths.agents }, join(this.paths.home, 'heartbeat.json'));

@@ -7,3 +7,6 @@ export { buildPepe } from './host/build-pepe.js';
 export { HANDLERS } from './commands/handlers.js';
 export { Cancelled } from './commands/ui.js';
 export { checkManifest } from './diagnostics/manifest-check.js';
+export { imagesFromWebview } from './chat/panel-images.js';
+export { searchSessions } from './chat/session-search.js';
+export { sessionMarkdown } from '../core/runtime/session-export.js';

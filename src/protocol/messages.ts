@@ -25,7 +25,13 @@ export type AttachmentChip = z.infer<typeof AttachmentChipSchema>;
 
 /** One entry of a conversation, in order. Turn events are forwarded as the core emits them. */
 export const ChatItemSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), text: z.string(), attachments: z.optional(z.array(z.object({ kind: AttachmentKindSchema, label: z.string() }))) }),
+  z.object({
+    kind: z.literal('user'),
+    text: z.string(),
+    attachments: z.optional(z.array(z.object({ kind: AttachmentKindSchema, label: z.string() }))),
+    /** Pictures sent with the message, by name (the bytes stay in the session, not in the page). */
+    images: z.optional(z.array(z.object({ label: z.string() }))),
+  }),
   /** The turn changed files and a checkpoint was taken before it: restore to it or compare with it. */
   z.object({ kind: z.literal('checkpoint'), sessionId: z.string(), turnId: z.string() }),
   z.object({ kind: z.literal('event'), event: TurnEventSchema }),
@@ -107,6 +113,9 @@ export type ViewState = z.infer<typeof ViewStateSchema>;
 export const SlashCommandSchema = z.object({ name: z.string(), detail: z.string(), kind: z.enum(['command', 'prompt']) });
 export type SlashCommand = z.infer<typeof SlashCommandSchema>;
 
+/** Base64 of the largest picture a message may carry (5 MB, core/images.ts MAX_IMAGE_BYTES). */
+export const IMAGE_DATA_MAX_CHARS = Math.ceil((5 * 1024 * 1024) / 3) * 4;
+
 // ---- host → webview ----
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
@@ -122,7 +131,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The conversation was replaced (new session, /agent, another session opened): clear and show these. */
   z.object({ type: z.literal('reset'), state: PanelStateSchema, items: z.array(ChatItemSchema) }),
   z.object({ type: z.literal('agents'), agents: z.array(AgentInfoSchema), models: z.array(ModelChoiceSchema) }),
-  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
+  /** The history list; `query`: the search it answers (titles, agents, ids and messages were searched by the host). */
+  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema), query: z.optional(z.string()) }),
   z.object({ type: z.literal('copied') }),
   /** Put the keyboard focus back in the message input (after an approval, a pick, a diff, on reveal). */
   z.object({ type: z.literal('focus_input') }),
@@ -136,7 +146,16 @@ export type HostMessage = z.infer<typeof HostMessageSchema>;
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), state: z.nullable(ViewStateSchema) }),
   /** `attachments`: ids of the chips shown (the host holds their content); only those are sent. */
-  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1), z.maxLength(200_000)), attachments: z.optional(z.array(z.string()).check(z.maxLength(20))) }),
+  z.object({
+    type: z.literal('send'),
+    text: z.string().check(z.minLength(1), z.maxLength(200_000)),
+    attachments: z.optional(z.array(z.string()).check(z.maxLength(20))),
+    /**
+     * Pictures pasted or dropped on the composer: base64 bytes and a name. No media type: the host
+     * reads it from the bytes (core/images.ts) and refuses anything that is not a picture.
+     */
+    images: z.optional(z.array(z.object({ name: z.optional(z.string().check(z.maxLength(200))), data: z.string().check(z.minLength(4), z.maxLength(IMAGE_DATA_MAX_CHARS)) })).check(z.maxLength(8))),
+  }),
   /** An @ completion or a drop: the host gathers the context (files and folders by `uris`; a quick pick when none). */
   z.object({ type: z.literal('attach'), kind: AttachmentKindSchema, uris: z.optional(z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(20))) }),
   z.object({ type: z.literal('detach'), id: z.string() }),
@@ -156,10 +175,13 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** "Start": the last plan, handed over in acting mode as the next message. */
   z.object({ type: z.literal('start_plan') }),
   z.object({ type: z.literal('new_session') }),
-  z.object({ type: z.literal('list_sessions') }),
+  /** The history list, only sessions with every word of `query` in their title, agent, id or messages when given. */
+  z.object({ type: z.literal('list_sessions'), query: z.optional(z.string().check(z.maxLength(200))) }),
   z.object({ type: z.literal('open_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('rename_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('delete_session'), agent: z.string(), sessionId: z.string() }),
+  /** "Export as Markdown": the host asks where, and writes the same Markdown as `pepe sessions export`. */
+  z.object({ type: z.literal('export_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('copy'), text: z.string() }),
   /** The failure's "Set API Key…": the host checks the name is one a configured model reads. */
   z.object({ type: z.literal('set_api_key'), name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)) }),

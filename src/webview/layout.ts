@@ -58,7 +58,7 @@ export function buildLayout(app: HTMLElement): Layout {
     historyButton,
   );
   const historyList = h('ul', { class: 'history-list' });
-  const historySearch = h('input', { type: 'search', class: 'history-search', 'aria-label': 'Search sessions by title or agent', placeholder: 'Search sessions…' });
+  const historySearch = h('input', { type: 'search', class: 'history-search', 'aria-label': 'Search sessions by title, agent or what was said', placeholder: 'Search sessions…' });
   const history = h('section', { id: 'history', class: 'history', hidden: true, 'aria-label': 'Session history' }, h('h2', {}, 'Sessions'), historySearch, historyList);
   const transcript = h('main', { id: 'transcript', class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
   const input = h('textarea', { id: 'input', rows: '3', 'aria-label': 'Message (Enter sends, Shift+Enter adds a line, /agent NAME switches agent, / lists commands and prompts)', placeholder: 'Message… (Enter to send, Shift+Enter for a new line, / for commands and prompts)' });
@@ -114,38 +114,6 @@ export function showState(layout: Layout, state: PanelState): void {
   layout.startPlan.hidden = state.busy || state.canStartPlan !== true;
   document.body.dataset.busy = String(state.busy);
   layout.input.placeholder = state.agent ? `Message ${state.agent}… (Enter to send, Shift+Enter for a new line, / for commands and prompts)` : 'No agent yet';
-}
-
-/** Sessions whose title, agent or id contains every word of `query` (case-insensitive). */
-export function matchSessions(sessions: readonly SessionSummary[], query: string): SessionSummary[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return [...sessions];
-  return sessions.filter((s) => {
-    const hay = `${s.title ?? ''} ${s.agent} ${s.id}${s.origin === 'heartbeat' ? ' heartbeat' : ''}`.toLowerCase();
-    return words.every((w) => hay.includes(w));
-  });
-}
-
-export function fillHistory(list: HTMLElement, all: readonly SessionSummary[], current: { agent: string | null; sessionId: string | null }, query = ''): void {
-  const sessions = matchSessions(all, query);
-  if (!sessions.length) {
-    list.replaceChildren(h('li', { class: 'empty' }, all.length ? 'No session matches.' : 'No sessions yet.'));
-    return;
-  }
-  list.replaceChildren(
-    ...sessions.map((s) => {
-      const label = `${s.origin === 'heartbeat' ? 'Heartbeat: ' : ''}${s.title ?? s.id}`;
-      const when = s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '';
-      const data = { 'data-agent': s.agent, 'data-session': s.id };
-      return h(
-        'li',
-        { class: `history-item${s.agent === current.agent && s.id === current.sessionId ? ' current' : ''}` },
-        h('button', { type: 'button', class: 'history-open', 'data-action': 'open-session', ...data, 'aria-label': `Open ${label} with ${s.agent}` }, h('span', { class: 'history-title' }, label), h('span', { class: 'history-meta' }, `${s.agent} · ${s.messages} messages · ${when}`)),
-        h('button', { type: 'button', class: 'icon-button', 'data-action': 'rename-session', ...data, title: 'Rename', 'aria-label': `Rename ${label}` }, icon('edit')),
-        h('button', { type: 'button', class: 'icon-button', 'data-action': 'delete-session', ...data, title: 'Delete', 'aria-label': `Delete ${label}` }, icon('trash')),
-      );
-    }),
-  );
 }
 
 const kTokens = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toLocaleString('en-US'));

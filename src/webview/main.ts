@@ -1,10 +1,12 @@
 /// <reference lib="dom" />
 import { parseHostMessage, parseViewState, type HostMessage, type PanelState, type SessionSummary, type ViewState, type WebviewMessage } from '../protocol/messages.js';
 import { Frames } from './frames.js';
-import { buildLayout, fillAgents, fillHistory, fillModels, showState } from './layout.js';
+import { buildLayout, fillAgents, fillModels, showState } from './layout.js';
+import { fillHistory, matchSessions } from './history-list.js';
 import { Transcript } from './transcript.js';
 import { AttachContext } from './attach-context.js';
 import { SlashCompletion } from './slash-commands.js';
+import { ImageAttach } from './image-attach.js';
 
 /**
  * The chat webview (issue 7): talks to the host only through the protocol in src/protocol
@@ -26,14 +28,28 @@ const transcript = new Transcript(layout.transcript, frames);
 let view: ViewState = parseViewState(vscode.getState()) ?? { agent: null, sessionId: null, model: null, draft: '' };
 let state: PanelState | null = null;
 let sessions: SessionSummary[] = [];
-const showHistory = () => fillHistory(layout.historyList, sessions, { agent: state?.agent ?? null, sessionId: state?.sessionId ?? null }, layout.historySearch.value);
-layout.historySearch.addEventListener('input', showHistory);
+/** The query the shown list answers ('' for the whole list). */
+let sessionsQuery = '';
+const searchText = () => layout.historySearch.value.trim();
+const showHistory = () => {
+  const query = searchText();
+  // The host's answer for this query searched the messages too; until it comes, narrow by title.
+  const shown = query === sessionsQuery ? sessions : matchSessions(sessions, query);
+  fillHistory(layout.historyList, shown, { agent: state?.agent ?? null, sessionId: state?.sessionId ?? null }, query !== '');
+};
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+layout.historySearch.addEventListener('input', () => {
+  showHistory();
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => post({ type: 'list_sessions', ...(searchText() ? { query: searchText() } : {}) }), 200);
+});
 
 layout.input.value = view.draft ?? '';
 const post = (m: WebviewMessage) => vscode.postMessage(m);
 // Before the composer's Enter handler: an open @ completion takes Enter first.
 const attach = new AttachContext(layout.input, layout.input.parentElement!, post);
 const slash = new SlashCompletion(layout.input, layout.input.parentElement!);
+const images = new ImageAttach(layout.input, layout.input.parentElement!);
 const save = (patch: Partial<ViewState>) => {
   view = { ...view, ...patch };
   vscode.setState(view);
@@ -72,9 +88,17 @@ function onHostMessage(msg: HostMessage): void {
       fillAgents(layout.agent, msg.agents, state?.agent ?? null);
       fillModels(layout.model, msg.models, state?.model ?? null);
       return;
-    case 'sessions':
+    case 'sessions': {
+      const query = (msg.query ?? '').trim();
+      if (query !== searchText()) {
+        // An answer for another search (or the whole list after a rename): ask for this one.
+        if (searchText() && query === '') post({ type: 'list_sessions', query: searchText() });
+        if (query !== '') return;
+      }
       sessions = msg.sessions;
+      sessionsQuery = query;
       return showHistory();
+    }
     case 'commands':
       return slash.set(msg.commands);
     case 'copied':
@@ -108,7 +132,9 @@ function sendInput(): void {
   const text = layout.input.value.trim();
   if (!text || state?.busy) return;
   const attachments = attach.ids;
-  post({ type: 'send', text, ...(attachments.length ? { attachments } : {}) });
+  const pictures = images.payload;
+  post({ type: 'send', text, ...(attachments.length ? { attachments } : {}), ...(pictures.length ? { images: pictures } : {}) });
+  images.clear();
   layout.input.value = '';
   save({ draft: '' });
 }
@@ -133,7 +159,7 @@ function toggleHistory(open = layout.history.hidden): void {
   layout.history.hidden = !open;
   layout.historyButton.setAttribute('aria-expanded', String(open));
   if (open) {
-    post({ type: 'list_sessions' });
+    post({ type: 'list_sessions', ...(searchText() ? { query: searchText() } : {}) });
     layout.historySearch.focus();
   }
 }
@@ -165,6 +191,8 @@ document.addEventListener('click', (e) => {
       return post({ type: 'rename_session', ...session() });
     case 'delete-session':
       return post({ type: 'delete_session', ...session() });
+    case 'export-session':
+      return post({ type: 'export_session', ...session() });
     case 'retry': {
       const text = transcript.retryTexts.get(target);
       if (text && !state?.busy) post({ type: 'send', text });

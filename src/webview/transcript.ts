@@ -5,6 +5,7 @@ import { h, icon } from './dom.js';
 import type { Frames } from './frames.js';
 import { AssistantMessage } from './streaming-message.js';
 import { ToolCard } from './tool-card.js';
+import { sentImages } from './image-attach.js';
 
 /** Items rendered per slice before yielding to the browser (a long history is spread over frames). */
 const SLICE_MS = 8;
@@ -89,6 +90,7 @@ export class Transcript {
             item.attachments?.length
               ? h('ul', { class: 'attachments sent', 'aria-label': 'Attached context' }, ...item.attachments.map((a) => h('li', { class: 'chip', 'data-kind': a.kind, title: `${a.kind}: ${a.label}` }, icon(ATTACHMENT_ICONS[a.kind] ?? 'file'), h('span', { class: 'chip-label' }, a.label))))
               : null,
+            item.images?.length ? sentImages(item.images) : null,
           ),
         );
         return;

@@ -15,6 +15,7 @@ interface RunOptions {
   json?: boolean;
   plan?: boolean;
   untrusted?: boolean;
+  image: string[];
 }
 
 /** `--provider fake` is an alias of `--model mock` (spec 9.1). */
@@ -55,11 +56,14 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--json', 'print one JSON event per line; the last is turn_end')
     .option('--verbose', 'also name (on stderr) the instruction files and prompt file used')
     .option('--untrusted', "leave the folder's instruction, skill and prompt files out, run nothing from it, write nothing (VS Code's Restricted Mode)")
+    .option('--image <file>', 'send a picture (PNG, JPEG, GIF or WebP, up to 5 MB) with the message; repeatable; the model must take images', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--plan', 'plan mode: only tools that read run (writes and other commands are refused unasked); the agent answers with a plan')
     .action(async (agent: string, given: string, opts: RunOptions, cmd: Command) => {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
       const core = await loadCliCore();
+      // Read before anything starts: a bad file is a usage error, and nothing is sent.
+      const images = await core.readImageFiles(opts.image);
       // Spec 5.4: without a terminal to ask on, nobody is present.
       const interactive = opts.input && !!process.stdin.isTTY && !opts.json;
       const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
@@ -74,7 +78,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
       try {
-        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' }, ...(opts.plan ? { planMode: true } : {}) });
+        const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' }, ...(images.length ? { images } : {}), ...(opts.plan ? { planMode: true } : {}) });
         if (!opts.json) {
           if (result.status === 'error') process.stderr.write(`pepe: ${redactor.text(result.error ?? '')}\n`);
           process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);

@@ -78,6 +78,8 @@ export const ModelConfig = z.looseObject({
   api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'name an environment variable, e.g. "OPENAI_API_KEY"' }).optional(),
   context_window: z.number().int().positive().optional(),
   max_output_tokens: z.number().int().positive().optional(),
+  /** The model takes pictures in user messages (issue 25); without it a message with a picture is refused before any request. */
+  images: z.boolean().optional(),
   price: z
     .looseObject({
       input_per_mtok: z.number().nonnegative().optional(),

@@ -19,6 +19,7 @@ export function createHttpProvider(id: string, model: ModelConfig, env: Env, ret
     env,
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
     ...(model.max_output_tokens ? { maxOutputTokens: model.max_output_tokens } : {}),
+    acceptsImages: model.images === true,
     ...(retry ? { retry } : {}),
   };
   switch (model.provider) {

@@ -1,3 +1,4 @@
+import { describeImage } from '../images.js';
 import type { Message } from '../messages.js';
 import type { MockScript, MockScriptStep } from './mock-script.js';
 import { abortedError, type ModelProvider, type ModelRequest, type ProviderEvent } from './provider.js';
@@ -9,6 +10,9 @@ import { sleep } from './sleep.js';
  * messages already in it), so the provider keeps no state and a fresh routed run starts at step 0.
  */
 export class MockProvider implements ModelProvider {
+  /** It "sees" pictures as a line naming each one, so the path a picture takes can be tested offline. */
+  readonly acceptsImages = true;
+
   constructor(
     readonly id: string,
     private readonly script?: MockScript,
@@ -45,12 +49,17 @@ export class MockProvider implements ModelProvider {
 
 export function echoText(messages: readonly Message[]): string {
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  return `You said: ${lastUser?.content ?? ''}`;
+  return `You said: ${lastUser ? withImageLines(lastUser) : ''}`;
 }
 
 /** `role: content`, one message after another, for scripts that assert what the model was shown. */
 export function renderPrompt(messages: readonly Message[]): string {
-  return messages.map((m) => `${m.role}: ${m.content}`).join('\n');
+  return messages.map((m) => `${m.role}: ${withImageLines(m)}`).join('\n');
+}
+
+function withImageLines(m: Message): string {
+  if (m.role !== 'user' || !m.images?.length) return m.content;
+  return [m.content, ...m.images.map((i) => `[image: ${describeImage(i)}]`)].filter(Boolean).join('\n');
 }
 
 function estimateTokens(chars: number): number {

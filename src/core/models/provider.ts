@@ -34,6 +34,11 @@ export interface ModelProvider {
   /** The model id it answers for: a `models` key, `mock` or `mock:<path>`. */
   readonly id: string;
   /**
+   * True when the model takes pictures in user messages (a model entry's `"images": true`). A
+   * request carrying a picture is never sent to a provider without it (model-call.ts refuses first).
+   */
+  readonly acceptsImages?: boolean;
+  /**
    * One model call (one step of a turn). Every failure is thrown as a ProviderError. A failure before
    * the first event means nothing was shown, so the caller may try the next model of the chain.
    */

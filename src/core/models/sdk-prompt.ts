@@ -31,9 +31,15 @@ export function toSdkPrompt(messages: readonly Message[], opts: PromptOptions): 
         if (opts.hoistSystem) hoisted.push(m.content);
         else out.push({ role: 'system', content: m.content });
         break;
-      case 'user':
-        out.push({ role: 'user', content: [{ type: 'text', text: m.content }] });
+      case 'user': {
+        // Pictures go as file parts: the OpenAI-compatible provider sends them as `image_url` data
+        // URLs, Anthropic as base64 `image` blocks. Empty text is left out (Anthropic rejects it).
+        const content: Extract<SdkPrompt[number], { role: 'user' }>['content'] = [];
+        if (m.content || !m.images?.length) content.push({ type: 'text', text: m.content });
+        for (const image of m.images ?? []) content.push({ type: 'file', mediaType: image.media_type, data: image.data });
+        out.push({ role: 'user', content });
         break;
+      }
       case 'assistant': {
         // Empty text blocks are rejected by Anthropic ("text content blocks must be non-empty").
         const content: Extract<SdkPrompt[number], { role: 'assistant' }>['content'] = [];

@@ -18,6 +18,8 @@ export interface SdkProviderOptions {
   baseUrl?: string;
   hoistSystem: boolean;
   maxOutputTokens?: number;
+  /** The model entry's `images`. */
+  acceptsImages?: boolean;
   retry?: Partial<RetryPolicy>;
 }
 
@@ -31,10 +33,12 @@ export interface SdkProviderOptions {
  */
 export class SdkProvider implements ModelProvider {
   readonly id: string;
+  readonly acceptsImages: boolean;
   private readonly policy: RetryPolicy;
 
   constructor(private readonly opts: SdkProviderOptions) {
     this.id = opts.id;
+    this.acceptsImages = opts.acceptsImages === true;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   }
 

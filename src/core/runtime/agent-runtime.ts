@@ -18,6 +18,8 @@ import type { ModelRef } from '../slots/contracts.js';
 import type { SlotService } from '../slots/slot-service.js';
 import { turnCheckpointer } from '../checkpoints/turn-checkpoint.js';
 import { withAttachments } from '../context-attachments.js';
+import { parseImages, type ImagePart } from '../images.js';
+import { withImagesOnLastUser } from './image-gate.js';
 import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
 import type { McpManager } from '../mcp/manager.js';
@@ -73,6 +75,8 @@ export interface RuntimeDeps {
   trusted: () => boolean;
   /** The surface's way to write files (VS Code documents); absent: the file tools write to disk. */
   writeFile?: import('../tools/tool.js').FileWriter;
+  /** VS Code's diagnostics after a file tool wrote (issue 25); absent in the CLI. */
+  editorFeedback?: import('../tools/editor-feedback.js').EditorFeedback;
   /** Hooks around each tool call of a turn (issue 24); absent or undefined: none. */
   hooks?: (turn: { agent: string; sessionId: string }) => import('./invoke-tool.js').ToolHooks | undefined;
 }
@@ -105,6 +109,8 @@ interface PreparedTurn {
   switchTo: () => string | undefined;
   /** The user's text, after the results of parked calls resolved since the last turn. */
   rawText: string;
+  /** Pictures sent with it, checked (images.ts). */
+  images: ImagePart[];
   followUp: FollowUpItem[] | null;
   /** Told to the person once the turn starts (an MCP server that could not start: the turn goes on without it). */
   notices: string[];
@@ -222,6 +228,12 @@ export class AgentRuntime {
     const agentConfig = config.agents?.[opts.agent];
     if (!agentConfig) throw new UsageError(`unknown agent "${opts.agent}"; add it with: pepe agent add ${opts.agent} --model mock`);
     const chain = [...(opts.parentChain ?? []), opts.agent];
+    let images: ImagePart[];
+    try {
+      images = parseImages(opts.images ?? []);
+    } catch (e) {
+      throw new UsageError(errorMessage(e));
+    }
     const signal = opts.signal ?? new AbortController().signal;
     // Spec 8: the event stream is masked here, once, for every surface that reads it (known secret
     // values and credential shapes); answer deltas are held back only as long as masking needs.
@@ -283,6 +295,7 @@ export class AgentRuntime {
       workspaceTrusted: this.deps.trusted(),
       skills: interop.skills,
       ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
+      ...(this.deps.editorFeedback ? { editorFeedback: this.deps.editorFeedback } : {}),
       beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
@@ -329,6 +342,7 @@ export class AgentRuntime {
       invokeEnv,
       switchTo: () => routing.switchTo(),
       rawText: withAttachments(followUp ? `${followUp.text}\n\n${opts.text}` : opts.text, opts.attachments),
+      images,
       followUp: followUp?.items ?? null,
       notices: mcp.problems,
       interop,
@@ -373,10 +387,11 @@ export class AgentRuntime {
       const input = await runInput(core, host, { rawText, turnId, history, signal, attachments, metadata, ...(opts.child ? { selection: opts.child.input } : {}) });
       for (const notice of input.notices) emit({ type: 'core', path, event: { type: 'core_notice', slotId: null, text: notice } });
       const withSkills = host.skills.length ? [...system, { role: 'system' as const, content: host.skills.join('\n\n') }] : system;
-      messages = composePrompt({ system: withSkills, bootstrap: bootstrap ?? [], history, context: input.context });
-      for (const m of inputMessages(input.context).persist) persist(m);
+      // Pictures ride on the turn's last user message, in the prompt and in the stored session.
+      messages = withImagesOnLastUser(composePrompt({ system: withSkills, bootstrap: bootstrap ?? [], history, context: input.context }), turn.images);
+      for (const m of withImagesOnLastUser(inputMessages(input.context).persist, turn.images)) persist(m);
     } else {
-      const userMessage: Message = { role: 'user', content: rawText };
+      const userMessage: Message = { role: 'user', content: rawText, ...(turn.images.length ? { images: turn.images } : {}) };
       persist(userMessage);
       messages = [...system, ...modelHistory(history), userMessage];
     }

@@ -1,3 +1,4 @@
+import { IMAGE_TOKEN_ESTIMATE, describeImage } from '../images.js';
 import type { Message } from '../messages.js';
 import type { PepeConfig } from '../config/schema.js';
 import { createProvider, type CreateProviderOptions } from '../models/factory.js';
@@ -9,6 +10,7 @@ export function estimateTokens(messages: readonly Message[]): number {
   let chars = 0;
   for (const m of messages) {
     chars += m.content.length + 8;
+    if (m.role === 'user' && m.images) chars += m.images.length * IMAGE_TOKEN_ESTIMATE * 4;
     if (m.role === 'assistant' && m.tool_calls) chars += JSON.stringify(m.tool_calls).length;
   }
   return Math.ceil(chars / 4);
@@ -96,6 +98,8 @@ function render(m: Message): string {
       return `assistant: ${m.content}${m.tool_calls?.length ? ` [called ${m.tool_calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(', ')}]` : ''}`;
     case 'tool':
       return `tool ${m.name}: ${m.content.length > 2000 ? `${m.content.slice(0, 2000)} […]` : m.content}`;
+    case 'user':
+      return `user: ${m.content}${m.images?.length ? ` [sent ${m.images.length} image(s): ${m.images.map(describeImage).join('; ')}]` : ''}`;
     default:
       return `${m.role}: ${m.content}`;
   }

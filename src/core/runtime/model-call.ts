@@ -8,6 +8,7 @@ import type { ModelRef } from '../slots/contracts.js';
 import type { UsageLedger } from './usage.js';
 import { BudgetStop, budgetRefusal, worstCaseUsd, type Budget } from './budget.js';
 import { contextWindowOf, estimateTokens } from './compaction.js';
+import { imageGate } from './image-gate.js';
 
 export interface ModelAnswer {
   model: string;
@@ -78,11 +79,19 @@ export async function callModel(
       onFallback(ref.id, next, errorMessage(e));
       continue;
     }
+    // A picture never reaches a model that cannot take it: refused here, before any request.
+    const gate = imageGate(provider, request.messages);
+    if (gate.refusal !== null) {
+      failures.push(`${ref.id}: ${gate.refusal}`);
+      onFallback(ref.id, next, gate.refusal);
+      continue;
+    }
+    const sent = gate.messages === request.messages ? request : { ...request, messages: gate.messages };
     const answer: ModelAnswer = { model: ref.id, text: '', toolCalls: [], finish: 'other', cancelled: false };
     let started = false;
     let usage = { inputTokens: 0, outputTokens: 0 };
     try {
-      for await (const event of provider.stream(request, signal)) {
+      for await (const event of provider.stream(sent, signal)) {
         started = true;
         if (event.type === 'text_delta') {
           answer.text += event.text;

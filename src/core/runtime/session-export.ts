@@ -1,3 +1,4 @@
+import { describeImage } from '../images.js';
 import type { Message } from '../messages.js';
 import type { LoadedSession, SessionInfo } from './session-store.js';
 
@@ -29,7 +30,8 @@ function section(agent: string, m: Message): string | null {
     case 'system':
       return null;
     case 'user':
-      return `## You\n\n${m.content}`;
+      // Pictures are named, not embedded: a name cannot inject Markdown, the bytes would swamp the file.
+      return [`## You`, ...(m.content ? [m.content] : []), ...(m.images ?? []).map((i) => `*[image: ${describeImage(i).replace(/[\\`*_[\]<>]/g, '\\$&')}]*`)].join('\n\n');
     case 'assistant': {
       const calls = (m.tool_calls ?? []).map((c) => `**Tool call** \`${c.name}\`\n\n${fence(JSON.stringify(c.arguments, null, 2), 'json')}`);
       return [`## ${agent}`, ...(m.content ? [m.content] : []), ...calls].join('\n\n');

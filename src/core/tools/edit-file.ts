@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import { withEditorFeedback } from './editor-feedback.js';
 import { z } from 'zod';
 import { applyBlocks, decodeText, EditError, encodeText } from './edit-blocks.js';
 import { openChecked, pathFact, recheck } from './file-access.js';
@@ -36,46 +37,49 @@ export const editFileTool = defineTool({
     return { paths: [await pathFact(path, 'write', ctx)] };
   },
   async execute({ path, edits }, ctx) {
-    try {
-      return await withDeadline(ctx, async (live) => {
-        const fact = await recheck(path, 'write', ctx);
-        let opened;
-        try {
-          opened = await openChecked(fact, constants.O_RDWR);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new EditError(`${path} does not exist; edit_file changes existing files (use write_file to create one). Nothing was changed.`);
-          if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new EditError(`${path} is a folder, not a file. Nothing was changed.`);
-          throw e;
-        }
-        const { handle, info } = opened;
-        try {
-          if (!info.isFile()) throw new ToolRefusal(`${path} is not a regular file`);
-          if (info.nlink > 1) throw new ToolRefusal(`${path} has ${info.nlink} hard links: writing it would change the same file under its other names too`);
-          if (info.size > MAX_EDIT_BYTES) throw new EditError(`${path} is ${info.size} bytes, more than edit_file handles (${MAX_EDIT_BYTES}); nothing was changed.`);
-          const bytes = await readAll(handle, info.size);
-          const decoded = decodeText(bytes, path);
-          const { text, applied } = applyBlocks(decoded, edits, path);
-          const out = encodeText(decoded, text);
-          live();
-          // A surface with open documents (VS Code) writes through them, after the same checks.
-          if (!out.equals(bytes) && ctx.writeFile) await ctx.writeFile({ requested: path, real: fact.real, created: false, after: out });
-          else if (!out.equals(bytes)) {
-            await handle.truncate(0);
-            for (let done = 0; done < out.length; ) done += (await handle.write(out, done, out.length - done, done)).bytesWritten;
+    // VS Code's errors and warnings for the file after the write are added to the result (issue 25).
+    return withEditorFeedback(ctx.editorFeedback, { requested: path, real: ctx.facts?.paths?.[0]?.real }, ctx.signal, async () => {
+      try {
+        return await withDeadline(ctx, async (live) => {
+          const fact = await recheck(path, 'write', ctx);
+          let opened;
+          try {
+            opened = await openChecked(fact, constants.O_RDWR);
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new EditError(`${path} does not exist; edit_file changes existing files (use write_file to create one). Nothing was changed.`);
+            if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new EditError(`${path} is a folder, not a file. Nothing was changed.`);
+            throw e;
           }
-          const where = fact.viaLink || !fact.inside ? ` (really ${fact.real})` : '';
-          const lines = applied.map((a) => (a.fromLine === a.toLine ? `${a.fromLine}` : `${a.fromLine}-${a.toLine}`)).join(', ');
-          const eol = decoded.eol === '\r\n' ? '; CRLF line ends kept' : '';
-          const count = applied.length === 1 ? '1 block' : `${applied.length} blocks`;
-          return { content: `edited ${path}${where}: ${count} applied (now at line${applied.length > 1 || lines.includes('-') ? 's' : ''} ${lines})${eol}` };
-        } finally {
-          await handle.close().catch(() => undefined);
-        }
-      });
-    } catch (e) {
-      if (e instanceof EditError) return { content: `edit_file: ${e.message}`, isError: true };
-      return failure(e, 'edit', path);
-    }
+          const { handle, info } = opened;
+          try {
+            if (!info.isFile()) throw new ToolRefusal(`${path} is not a regular file`);
+            if (info.nlink > 1) throw new ToolRefusal(`${path} has ${info.nlink} hard links: writing it would change the same file under its other names too`);
+            if (info.size > MAX_EDIT_BYTES) throw new EditError(`${path} is ${info.size} bytes, more than edit_file handles (${MAX_EDIT_BYTES}); nothing was changed.`);
+            const bytes = await readAll(handle, info.size);
+            const decoded = decodeText(bytes, path);
+            const { text, applied } = applyBlocks(decoded, edits, path);
+            const out = encodeText(decoded, text);
+            live();
+            // A surface with open documents (VS Code) writes through them, after the same checks.
+            if (!out.equals(bytes) && ctx.writeFile) await ctx.writeFile({ requested: path, real: fact.real, created: false, after: out });
+            else if (!out.equals(bytes)) {
+              await handle.truncate(0);
+              for (let done = 0; done < out.length; ) done += (await handle.write(out, done, out.length - done, done)).bytesWritten;
+            }
+            const where = fact.viaLink || !fact.inside ? ` (really ${fact.real})` : '';
+            const lines = applied.map((a) => (a.fromLine === a.toLine ? `${a.fromLine}` : `${a.fromLine}-${a.toLine}`)).join(', ');
+            const eol = decoded.eol === '\r\n' ? '; CRLF line ends kept' : '';
+            const count = applied.length === 1 ? '1 block' : `${applied.length} blocks`;
+            return { content: `edited ${path}${where}: ${count} applied (now at line${applied.length > 1 || lines.includes('-') ? 's' : ''} ${lines})${eol}` };
+          } finally {
+            await handle.close().catch(() => undefined);
+          }
+        });
+      } catch (e) {
+        if (e instanceof EditError) return { content: `edit_file: ${e.message}`, isError: true };
+        return failure(e, 'edit', path);
+      }
+    });
   },
 });
 

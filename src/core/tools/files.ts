@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import { withEditorFeedback } from './editor-feedback.js';
 import { lstat, readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { makeParents, openChecked, pathFact, READ_FLAGS, recheck, WRITE_FLAGS } from './file-access.js';
@@ -143,32 +144,35 @@ export const writeFileTool = defineTool({
     return { paths: [await pathFact(path, 'write', ctx)] };
   },
   async execute({ path, content }, ctx) {
-    try {
-      return await withDeadline(ctx, async (live) => {
-        const fact = await recheck(path, 'write', ctx);
-        const existed = await lstat(fact.real).then(() => true, () => false);
-        live();
-        await makeParents(fact);
-        const { handle, info } = await openChecked(fact, WRITE_FLAGS, 0o666);
-        try {
-          if (!info.isFile()) throw new ToolRefusal(`${path} is not a regular file`);
-          if (info.nlink > 1) throw new ToolRefusal(`${path} has ${info.nlink} hard links: writing it would change the same file under its other names too`);
-          const bytes = Buffer.from(content, 'utf8');
+    // VS Code's errors and warnings for the file after the write are added to the result (issue 25).
+    return withEditorFeedback(ctx.editorFeedback, { requested: path, real: ctx.facts?.paths?.[0]?.real }, ctx.signal, async () => {
+      try {
+        return await withDeadline(ctx, async (live) => {
+          const fact = await recheck(path, 'write', ctx);
+          const existed = await lstat(fact.real).then(() => true, () => false);
           live();
-          // A surface with open documents (VS Code) writes through them, after the same checks.
-          if (ctx.writeFile) await ctx.writeFile({ requested: path, real: fact.real, created: !existed, after: bytes });
-          else {
-            await handle.truncate(0);
-            for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+          await makeParents(fact);
+          const { handle, info } = await openChecked(fact, WRITE_FLAGS, 0o666);
+          try {
+            if (!info.isFile()) throw new ToolRefusal(`${path} is not a regular file`);
+            if (info.nlink > 1) throw new ToolRefusal(`${path} has ${info.nlink} hard links: writing it would change the same file under its other names too`);
+            const bytes = Buffer.from(content, 'utf8');
+            live();
+            // A surface with open documents (VS Code) writes through them, after the same checks.
+            if (ctx.writeFile) await ctx.writeFile({ requested: path, real: fact.real, created: !existed, after: bytes });
+            else {
+              await handle.truncate(0);
+              for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+            }
+          } finally {
+            await handle.close().catch(() => undefined);
           }
-        } finally {
-          await handle.close().catch(() => undefined);
-        }
-        const where = fact.viaLink || !fact.inside ? ` (really ${fact.real})` : '';
-        return { content: `${existed ? 'overwrote' : 'created'} ${path}${where} (${content.length} characters)` };
-      });
-    } catch (e) {
-      return failure(e, 'write', path);
-    }
+          const where = fact.viaLink || !fact.inside ? ` (really ${fact.real})` : '';
+          return { content: `${existed ? 'overwrote' : 'created'} ${path}${where} (${content.length} characters)` };
+        });
+      } catch (e) {
+        return failure(e, 'write', path);
+      }
+    });
   },
 });

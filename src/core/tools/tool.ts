@@ -61,6 +61,11 @@ export interface ToolContext {
    * update, an unsaved buffer is never overwritten (it throws ToolRefusal) and undo works.
    */
   writeFile?: FileWriter;
+  /**
+   * Set by a surface with language tooling (VS Code): after write_file or edit_file changed a
+   * file, the new errors and warnings reported for it are added to the result (editor-feedback.ts).
+   */
+  editorFeedback?: import('./editor-feedback.js').EditorFeedback;
   /** The skills this turn can load (load_skill); set by the runtime. Absent: none. */
   skills?: SkillCatalog;
 }

@@ -19,6 +19,8 @@ import { isRestrictedRefusal } from '../../core/tools/restricted.js';
 import { offerToTrust } from '../host/workspace-trust.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
+import type { ImagePart } from '../../core/images.js';
+import { loadCore } from '../core-loader.js';
 import { handleContextMessage } from './panel-context.js';
 import { checkpointOfTurn } from './turn-changes.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
@@ -242,7 +244,15 @@ export class ChatPanel implements vscode.Disposable {
         if (input.kind === 'trust') return this.trust();
         if (input.kind === 'mode') return this.setPlanMode(input.plan);
         if (input.kind === 'start') return this.startPlan(input.agent);
-        return this.runTurn(msg.text, this.attachments.take(msg.attachments));
+        let images: ImagePart[];
+        try {
+          // Checked in the core bundle (zod stays out of activation).
+          images = loadCore().imagesFromWebview(msg.images);
+        } catch (e) {
+          this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e) });
+          return;
+        }
+        return this.runTurn(msg.text, this.attachments.take(msg.attachments), images);
       }
       case 'attach':
       case 'detach':
@@ -275,13 +285,15 @@ export class ChatPanel implements vscode.Disposable {
       case 'new_session':
         return this.replace(this.agent, null, []);
       case 'list_sessions':
-        return this.sessions.send();
+        return this.sessions.send(msg.query);
       case 'open_session':
         return this.sessions.open(msg.agent, msg.sessionId);
       case 'rename_session':
         return this.sessions.rename(msg.agent, msg.sessionId);
       case 'delete_session':
         return this.sessions.delete(msg.agent, msg.sessionId);
+      case 'export_session':
+        return this.sessions.export(msg.agent, msg.sessionId);
       case 'copy':
         await vscode.env.clipboard.writeText(msg.text);
         return void this.post({ type: 'copied' });
@@ -319,7 +331,7 @@ export class ChatPanel implements vscode.Disposable {
 
   // ---- turns ----
 
-  private async runTurn(text: string, attachments: TurnAttachment[] = []): Promise<void> {
+  private async runTurn(text: string, attachments: TurnAttachment[] = [], images: ImagePart[] = []): Promise<void> {
     if (this.running) return; // the webview disables Send while a turn runs
     const agent = this.agent;
     if (!agent) {
@@ -328,7 +340,7 @@ export class ChatPanel implements vscode.Disposable {
     }
     const controller = new AbortController();
     this.running = controller;
-    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}) });
+    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}), ...(images.length ? { images: images.map((i) => ({ label: i.name ?? i.media_type })) } : {}) });
     this.noteRestrictedMode();
     this.noteConfig();
     await this.postState();
@@ -350,6 +362,7 @@ export class ChatPanel implements vscode.Disposable {
         signal: controller.signal,
         personPresent: true,
         ...(attachments.length ? { attachments } : {}),
+        ...(images.length ? { images } : {}),
         metadata: { channel: 'vscode-chat' },
         onEvent: (event) => this.onEvent(event),
         ...this.plan.turnOptions(),

@@ -20,9 +20,12 @@ export function historyItems(agent: string, messages: readonly Message[]): ChatI
     switch (m.role) {
       case 'system':
         break;
-      case 'user':
-        items.push(userItem(m.content));
+      case 'user': {
+        const item = userItem(m.content);
+        // Pictures are named on the message; their bytes stay in the session.
+        items.push(m.images?.length && item.kind === 'user' ? { ...item, images: m.images.map((i) => ({ label: i.name ?? i.media_type })) } : item);
         break;
+      }
       case 'assistant': {
         const toolCalls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
         items.push({ kind: 'event', event: { type: 'assistant_message', path, content: m.content, toolCalls, model: '' } });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
 import type { ChatItem, HostMessage } from '../../protocol/messages.js';
 import { historyItems, sessionSummaries } from './history-items.js';
+import { loadCore } from '../core-loader.js';
 
 /** What the history list's actions need of the panel they act for (a ChatPanel). */
 export interface SessionPanel {
@@ -24,10 +25,23 @@ export class PanelSessions {
     private readonly owner: { panelFor(agent: string, sessionId: string): SessionPanel | undefined },
   ) {}
 
-  async send(): Promise<void> {
+  async send(query?: string): Promise<void> {
     const pepe = await this.deps.getPepe();
-    const msg: HostMessage = { type: 'sessions', sessions: sessionSummaries(pepe.sessions) };
+    const msg: HostMessage = query?.trim() ? { type: 'sessions', sessions: loadCore().searchSessions(pepe.sessions, query), query } : { type: 'sessions', sessions: sessionSummaries(pepe.sessions) };
     await this.panel.post(msg);
+  }
+
+  /** "Export as Markdown": the same Markdown as `pepe sessions export`, to a file the person picks. */
+  async export(agent: string, sessionId: string): Promise<void> {
+    const pepe = await this.deps.getPepe();
+    const session = pepe.sessions.load(agent, sessionId);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `${(session.info.title ?? sessionId).replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || sessionId}.md`;
+    const target = await vscode.window.showSaveDialog({ title: `Export "${session.info.title ?? sessionId}" as Markdown`, filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, Buffer.from(loadCore().sessionMarkdown(session.info, session.messages), 'utf8'));
+    const open = 'Open';
+    if ((await vscode.window.showInformationMessage(`Exported to ${vscode.workspace.asRelativePath(target)}`, open)) === open) await vscode.window.showTextDocument(target);
   }
 
   async open(agent: string, sessionId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { ConfigError } from '../../core/errors.js';
 import { Pepe, type CreatePepeOptions } from '../../core/pepe.js';
 import { LanguageModelProvider, parseVscodeModelId } from '../models/lm-provider.js';
 import { DiffApprovals } from '../editing/diff-approval.js';
+import { diagnosticsFeedback } from '../editing/diagnostics-feedback.js';
 import { documentWriter } from '../editing/document-writer.js';
 import { ModalPrompter } from '../permissions/modal-prompter.js';
 import type { ExtensionOccupants } from '../occupants.js';
@@ -49,6 +50,8 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
     ...(deps.vscodeUserMcp ? { vscodeUserMcp: deps.vscodeUserMcp } : {}),
     prompter: new ModalPrompter((line) => deps.log.info(line), diffs),
     writeFile: documentWriter((line) => deps.log.info(line)),
+    // New errors and warnings VS Code reports for a file the agent changed go into the tool's result.
+    editorFeedback: diagnosticsFeedback(),
     sandboxSurface: terminals,
     onPluginOutput: (plugin, text) => deps.log.info(`[plugin ${plugin}] ${text.trimEnd()}`),
     providerOptions: {

@@ -20,6 +20,12 @@ export function parseVscodeModelId(id: string): { vendor: string; family: string
  * behind its barrier: tools are offered to the model as specs only.
  */
 export class LanguageModelProvider implements ModelProvider {
+  /**
+   * The LM API of the VS Code version Pepe targets has no image part (LanguageModelDataPart came
+   * later), so a picture is refused before any request (model-call.ts) rather than silently dropped.
+   */
+  readonly acceptsImages = false;
+
   constructor(readonly id: string, private readonly selector: { vendor: string; family: string }) {}
 
   async *stream(req: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
