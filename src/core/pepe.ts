@@ -2,7 +2,7 @@ import { Checkpoints } from './checkpoints/checkpoints.js';
 import { fileAttachment, type TurnAttachment } from './context-attachments.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Builtins, type SandboxSurface } from './builtins.js';
+import { Builtins, type SandboxSurface } from './slots/builtin/index.js';
 import { addAgent, addRoute, assertName, clearSlot, removeAgent, removeRoute, setSlot, type SlotTarget } from './config/edits.js';
 import { canonicalAgent, routeGraph, type RouteGraph } from './routing/route-graph.js';
 import type { AgentConfig, PepeConfig } from './config/schema.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Builtins } from '../builtins.js';
+import type { Builtins } from '../slots/builtin/index.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { composePrompt, inputMessages, modelHistory, outputMessages, runBootstrap, runInput, runOutput, RUNTIME_RECORD_FIELD, type Sdk, type ToolSelection } from '../cores/index.js';
 import { errorMessage, UsageError } from '../errors.js';

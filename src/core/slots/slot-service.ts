@@ -1,4 +1,4 @@
-import type { Builtins } from '../builtins.js';
+import type { Builtins } from './builtin/index.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import type { EventSink } from '../events.js';
 import type { SandboxRunOptions } from './builtin/sandbox.js';

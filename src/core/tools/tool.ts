@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import type { Builtins } from '../builtins.js';
+import type { Builtins } from '../slots/builtin/index.js';
 import type { PepePaths } from '../paths.js';
 import type { TurnEvent } from '../events.js';
 import type { SlotEvents, SlotService } from '../slots/slot-service.js';
