@@ -1,4 +1,4 @@
-import { CHILD_CHANNEL_SOURCE } from './child-channel-source.js';
+import { CHILD_CHANNEL_SOURCE } from '../plugins/child-channel-source.js';
 
 /**
  * The program an agent core's slot modules run in (spec 3.3, 7): `node -e CORE_HOST_SOURCE`, in a
