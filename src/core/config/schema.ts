@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { AgentMcpSelection, McpServerConfig, McpServerName } from '../mcp/config.js';
+import { AgentMcpSelection, McpServerConfig, McpServerName } from './mcp-servers.js';
 import { SLOT_NAMES } from './slot-names.js';
 import { HooksConfig } from '../interop/hook-config.js';
 
