@@ -22,7 +22,7 @@ import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
 import type { McpManager } from '../mcp/manager.js';
 import { readSkill } from '../interop/skills.js';
-import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions, type TurnInterop } from '../interop/turn-interop.js';
+import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions, type TurnInterop } from './turn-interop.js';
 import { logRecord, toTurnEvent } from './barrier-events.js';
 import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';
