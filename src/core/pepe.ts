@@ -38,7 +38,7 @@ import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
 import { namesBuiltin, projectOf, type ResolveTarget } from './slots/resolve.js';
 import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
 import { allowListEnv } from './secrets/scrub.js';
-import { HookRunner } from './interop/hook-runner.js';
+import { HookRunner } from './runtime/hook-runner.js';
 import { TrustStore } from './interop/trust-store.js';
 import { MCP_INPUT_PREFIX } from './interop/external-mcp.js';
 import { loadInterop, withOverlay, type Interop } from './interop/workspace-power.js';

@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { errorMessage } from '../errors.js';
 import { confinedCommand, detectConfinement, processLimitPrefix, sandboxPolicy, type ConfinementStatus } from '../sandbox/index.js';
 import { redact } from '../secrets/scrub.js';
-import type { ToolHooks } from '../runtime/invoke-tool.js';
+import type { ToolHooks } from './invoke-tool.js';
 import { HookAnswer, matches, type HookEntry, type HookEvent } from '../config/hooks.js';
 
 /**
