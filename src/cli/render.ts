@@ -1,4 +1,4 @@
-import { visible } from '../core/permissions/display.js';
+import { visible } from '../core/display.js';
 import type { TurnEvent } from '../core/runtime/events.js';
 
 /** Answer text keeps tabs, newlines and emoji joiners; escapes, CR, C1 and bidi controls are shown as escapes. */

@@ -4,7 +4,7 @@ import { Decision, type AllowDecision, type ApprovalRequest, type AskReason, typ
 import type { PendingApprovals } from './pending.js';
 import { loadShellGrammar } from './bash-grammar.js';
 import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
-import { visible } from './display.js';
+import { visible } from '../display.js';
 import { controlFileHints } from './control-files.js';
 import { entryCovers, riskKindsOf, scopeCovers, scopedEntry } from './grant-scope.js';
 import { anyArgumentsMayCover, scopedGrantMayCover } from './risk-kinds.js';

@@ -6,7 +6,7 @@ export { RISK_KINDS, RISK_LABELS, classifyShell, classifyScript, classifyToolCal
 export { loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
 export { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 export { bareEntries, describeGrant, entryCovers, parseEntry, riskKindsOf, scopedEntry, widenEntries } from './grant-scope.js';
-export { ansiCQuote, displayCommand, hasHiddenCharacters, visible, visibleJson, visibleLine } from './display.js';
+export { ansiCQuote, displayCommand, hasHiddenCharacters, visible, visibleJson, visibleLine } from '../display.js';
 export { joinTaint, markOutsideContent, newRunState, taintAdded, type ConversationTaint, type RunPermissionState, type TaskGrant } from './run-state.js';
 export { SessionGrants, canonicalJson } from './session-grants.js';
 export { describeReasons, summarizeCall } from './summary.js';

@@ -1,6 +1,6 @@
 import type { AskReason } from './approval.js';
 import { RISK_LABELS, type RiskHint } from './risk.js';
-import { displayCommand, preview, shellQuote, visible } from './display.js';
+import { displayCommand, preview, shellQuote, visible } from '../display.js';
 import type { PathFact } from '../tools/tool.js';
 
 /**

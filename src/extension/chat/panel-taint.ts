@@ -1,4 +1,4 @@
-import { visibleLine } from '../../core/permissions/display.js';
+import { visibleLine } from '../../core/display.js';
 import type { Pepe } from '../../core/pepe.js';
 import type { TurnEvent } from '../../core/runtime/events.js';
 

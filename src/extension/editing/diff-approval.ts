@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Decision } from '../../core/permissions/approval.js';
-import { visible } from '../../core/permissions/display.js';
+import { visible } from '../../core/display.js';
 import { previewChange, PREVIEWED_TOOLS } from '../../core/tools/change-preview.js';
 
 export const PROPOSED_SCHEME = 'pepe-proposed';
