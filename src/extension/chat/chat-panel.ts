@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Pepe } from '../../core/pepe.js';
-import type { TurnEvent, TurnResult } from '../../core/runtime/events.js';
+import type { TurnEvent, TurnResult } from '../../core/events.js';
 import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type Usage, type WebviewMessage } from '../../protocol/messages.js';
 import { projectFor } from '../project.js';
 import { chatHtml } from './html.js';
