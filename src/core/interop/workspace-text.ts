@@ -1,4 +1,4 @@
-import type { DoctorFinding } from '../doctor.js';
+import type { DoctorFinding } from '../doctor-finding.js';
 import { visibleLine } from '../display.js';
 import { discoverPrompts, expandPrompt, type Expansion, type PromptCatalog } from './prompts.js';
 import { discoverSkills, type SkillCatalog } from './skills.js';
