@@ -15,7 +15,7 @@ import { modelChoices } from './model-choices.js';
 import { ItemQueue } from './item-queue.js';
 import { inertEvent } from './inert-items.js';
 import { UsageMeter } from './usage-meter.js';
-import { isRestrictedRefusal } from '../../core/tools/restricted.js';
+import { isRestrictedRefusal } from '../../core/permissions/restricted.js';
 import { offerToTrust } from '../host/workspace-trust.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
