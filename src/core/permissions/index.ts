@@ -11,4 +11,5 @@ export { joinTaint, markOutsideContent, newRunState, taintAdded, type Conversati
 export { SessionGrants, canonicalJson } from './session-grants.js';
 export { describeReasons, summarizeCall } from './summary.js';
 export { ALWAYS_GATED_TOOLS, FREE_TOOLS, OUTSIDE_CONTENT_TOOLS, SHELL_TOOLS, classifyTool, type ToolClass } from './tool-classes.js';
-export { PLAN_MODE_CLASSES, PLAN_MODE_PREFIX, PLAN_MODE_SYSTEM_TEXT, isPlanModeRefusal, planClassOf, planHandover, planModeRefusal, type BuiltinToolName, type PlanClass } from './plan-mode.js';
+export { PLAN_MODE_CLASSES, PLAN_MODE_PREFIX, PLAN_MODE_SYSTEM_TEXT, isPlanModeRefusal, planClassOf, planHandover, planModeRefusal } from './plan-mode.js';
+export { MCP_TOOL_PREFIX, TOOL_POLICIES, isBuiltinTool, policyOf, type BuiltinToolName, type PlanClass, type ResolvedPolicy, type ToolDescriptor, type ToolPolicy } from './tool-policy.js';
