@@ -84,6 +84,7 @@ function load(file) {
 // ---- the ctx mirror ----
 // The same rules as src/core/cores/capabilities.ts (grants); the host checks again when it applies an operation.
 function grantsOne(declared, wanted) {
+  if (wanted === 'secret.bind:*') return false;
   if (declared.includes(wanted)) return true;
   const colon = wanted.indexOf(':');
   const family = colon === -1 ? wanted : wanted.slice(0, colon);
