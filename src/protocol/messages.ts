@@ -107,6 +107,13 @@ export type ViewState = z.infer<typeof ViewStateSchema>;
 export const SlashCommandSchema = z.object({ name: z.string(), detail: z.string(), kind: z.enum(['command', 'prompt']) });
 export type SlashCommand = z.infer<typeof SlashCommandSchema>;
 
+/**
+ * Pairs a request with its reply (`list_sessions` → `sessions`, `copy` → `copied`): the webview
+ * names each request, the host answers with the same id, so a late answer to a superseded request
+ * is told apart from the current one.
+ */
+export const RequestIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
+
 // ---- host → webview ----
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
@@ -122,8 +129,9 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   /** The conversation was replaced (new session, /agent, another session opened): clear and show these. */
   z.object({ type: z.literal('reset'), state: PanelStateSchema, items: z.array(ChatItemSchema) }),
   z.object({ type: z.literal('agents'), agents: z.array(AgentInfoSchema), models: z.array(ModelChoiceSchema) }),
-  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema) }),
-  z.object({ type: z.literal('copied') }),
+  /** The answer to `list_sessions` (its `requestId`), or unasked after a rename or a delete (none). */
+  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema), requestId: z.optional(RequestIdSchema) }),
+  z.object({ type: z.literal('copied'), requestId: z.optional(RequestIdSchema) }),
   /** Put the keyboard focus back in the message input (after an approval, a pick, a diff, on reveal). */
   z.object({ type: z.literal('focus_input') }),
   /** The `/` completions, sent after `init` (prompt files can change: sent again after each turn). */
@@ -156,11 +164,11 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** "Start": the last plan, handed over in acting mode as the next message. */
   z.object({ type: z.literal('start_plan') }),
   z.object({ type: z.literal('new_session') }),
-  z.object({ type: z.literal('list_sessions') }),
+  z.object({ type: z.literal('list_sessions'), requestId: z.optional(RequestIdSchema) }),
   z.object({ type: z.literal('open_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('rename_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('delete_session'), agent: z.string(), sessionId: z.string() }),
-  z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({ type: z.literal('copy'), text: z.string(), requestId: z.optional(RequestIdSchema) }),
   /** The failure's "Set API Key…": the host checks the name is one a configured model reads. */
   z.object({ type: z.literal('set_api_key'), name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)) }),
 ]);

@@ -275,7 +275,7 @@ export class ChatPanel implements vscode.Disposable {
       case 'new_session':
         return this.replace(this.agent, null, []);
       case 'list_sessions':
-        return this.sessions.send();
+        return this.sessions.send(msg.requestId);
       case 'open_session':
         return this.sessions.open(msg.agent, msg.sessionId);
       case 'rename_session':
@@ -284,7 +284,7 @@ export class ChatPanel implements vscode.Disposable {
         return this.sessions.delete(msg.agent, msg.sessionId);
       case 'copy':
         await vscode.env.clipboard.writeText(msg.text);
-        return void this.post({ type: 'copied' });
+        return void this.post({ type: 'copied', ...(msg.requestId ? { requestId: msg.requestId } : {}) });
       case 'set_api_key': {
         // The name comes from a failure's text: only a key a configured model reads is offered.
         const pepe = await this.deps.getPepe();

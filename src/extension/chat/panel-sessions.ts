@@ -24,9 +24,10 @@ export class PanelSessions {
     private readonly owner: { panelFor(agent: string, sessionId: string): SessionPanel | undefined },
   ) {}
 
-  async send(): Promise<void> {
+  /** The session list; `requestId` when it answers the webview's `list_sessions`. */
+  async send(requestId?: string): Promise<void> {
     const pepe = await this.deps.getPepe();
-    const msg: HostMessage = { type: 'sessions', sessions: sessionSummaries(pepe.sessions) };
+    const msg: HostMessage = { type: 'sessions', sessions: sessionSummaries(pepe.sessions), ...(requestId ? { requestId } : {}) };
     await this.panel.post(msg);
   }
 
