@@ -1,5 +1,7 @@
 /** The permission barrier (spec 5): what the runtime and the surfaces import. */
-export { PermissionBarrier, isAutoApproved, type BarrierAgentConfig, type BarrierOptions, type ToolCallCheck } from './barrier.js';
+export { PermissionBarrier } from './barrier.js';
+export { isAutoApproved } from './barrier-rules.js';
+export type { BarrierAgentConfig, BarrierOptions, ToolCallCheck } from './barrier-types.js';
 export { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type DecidedBy, type Prompter, type Withdrawn } from './approval.js';
 export { PENDING_TTL_MS, PendingApprovals, type ApprovedCall, type ApprovalStatus, type DeniedCall, type ParkInput, type ParkedCall, type PendingApproval, type PendingApprovalsOptions } from './pending.js';
 export { RISK_KINDS, RISK_LABELS, classifyShell, classifyScript, classifyToolCall, scriptRiskHints, shellRiskHints, toolRiskHints, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
