@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, PepeError, errorMessage } from '../core/errors.js';
-import { inertJson } from '../core/permissions/display.js';
+import { inertJson } from '../core/display.js';
 import type { Pepe } from '../core/pepe.js';
 import { registerAgentCommands } from './commands/agent.js';
 import { registerApprovalCommands } from './commands/approvals.js';

@@ -1,5 +1,5 @@
-import { visible } from '../core/permissions/display.js';
-import type { TurnEvent } from '../core/runtime/events.js';
+import { visible } from '../core/display.js';
+import type { TurnEvent } from '../core/events.js';
 
 /** Answer text keeps tabs, newlines and emoji joiners; escapes, CR, C1 and bidi controls are shown as escapes. */
 const ANSWER_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;

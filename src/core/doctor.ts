@@ -8,13 +8,9 @@ import type { SlotService } from './slots/slot-service.js';
 import { bareEntries } from './permissions/grant-scope.js';
 import { crossesProjects } from './routing/route-graph.js';
 import { agentModelProblem } from './models/usable.js';
+import type { DoctorFinding } from './doctor-finding.js';
 
-export interface DoctorFinding {
-  /** `info`: said for the person to know (what a confined command can see); never unhealthy. */
-  level: 'problem' | 'warning' | 'info';
-  area: 'config' | 'slot' | 'plugin' | 'route' | 'model' | 'core' | 'mcp' | 'interop';
-  message: string;
-}
+export type { DoctorFinding };
 
 /** `pepe doctor` (spec 3.4, 9.1): the same availability check as `slot list`, across every scope. */
 export async function runDoctor(snapshot: ConfigSnapshot, plugins: PluginInfo[], slots: SlotService, env: NodeJS.ProcessEnv, home?: string): Promise<DoctorFinding[]> {

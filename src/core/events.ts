@@ -1,4 +1,4 @@
-import type { CoreEvent, PipelineSelection, ToolSelection } from './cores/host.js';
+import type { CoreEvent, PipelineSelection, ToolSelection } from './core-events.js';
 import type { Message } from './messages.js';
 
 /*

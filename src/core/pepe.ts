@@ -2,10 +2,10 @@ import { Checkpoints } from './checkpoints/checkpoints.js';
 import { fileAttachment, type TurnAttachment } from './context-attachments.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Builtins, type SandboxSurface } from './builtins.js';
-import { addAgent, addRoute, assertName, clearSlot, removeAgent, removeRoute, setSlot, type SlotTarget } from './config/edits.js';
+import { Builtins, type SandboxSurface } from './slots/builtin/index.js';
+import { addAgent, addModel, addRoute, assertName, clearSlot, editAgent, linkSchema, removeAgent, removeRoute, setSlot, type AgentEdit, type SlotTarget } from './config/edits.js';
 import { canonicalAgent, routeGraph, type RouteGraph } from './routing/route-graph.js';
-import type { AgentConfig, PepeConfig } from './config/schema.js';
+import type { AgentConfig, ModelConfig, PepeConfig } from './config/schema.js';
 import { ConfigStore, type ConfigSnapshot } from './config/store.js';
 import type { SectionProblem } from './config/sections.js';
 import { runDoctor, type DoctorFinding } from './doctor.js';
@@ -38,7 +38,7 @@ import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
 import { namesBuiltin, projectOf, type ResolveTarget } from './slots/resolve.js';
 import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
 import { allowListEnv } from './secrets/scrub.js';
-import { HookRunner } from './interop/hook-runner.js';
+import { HookRunner } from './runtime/hook-runner.js';
 import { TrustStore } from './interop/trust-store.js';
 import { MCP_INPUT_PREFIX } from './interop/external-mcp.js';
 import { loadInterop, withOverlay, type Interop } from './interop/workspace-power.js';
@@ -288,6 +288,28 @@ export class Pepe {
     const result = await this.store.update(mutate);
     await this.reload();
     return result;
+  }
+
+  // ---- named edits of config.json (config/edits.ts), each under the store's lock, then a reload ----
+
+  /** Changes an agent's model chain, tools, system prompt or core (an undefined field is left alone). */
+  agentEdit(agent: string, edit: AgentEdit): Promise<void> {
+    return this.edit((raw) => editAgent(raw, agent, edit));
+  }
+
+  /** Adds a model (or, without one, adopts `id`) and makes it the default chain when there is none; true when it did. */
+  modelAdd(id: string, model?: ModelConfig): Promise<boolean> {
+    return this.edit((raw) => addModel(raw, id, model));
+  }
+
+  /** Names a JSON Schema in config.json's `$schema` unless one is there; true when added. */
+  configLinkSchema(ref: string): Promise<boolean> {
+    return this.edit((raw) => linkSchema(raw, ref));
+  }
+
+  /** Writes an empty, valid config.json when there is none (and leaves an existing one as it is). */
+  configCreate(): Promise<void> {
+    return this.edit(() => undefined);
   }
 
   // ---- slots ----

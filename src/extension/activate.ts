@@ -71,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   const chat = registerChatPanels(context, {
     isTrusted: () => trust.trusted,
     getPepe: () => host.get(),
+    core: () => loadCore(),
     log,
     onDidChange: host.onDidChange,
     defaultAgent: (pepe) => active.resolve(pepe.config),

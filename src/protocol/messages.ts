@@ -116,6 +116,13 @@ export type SlashCommand = z.infer<typeof SlashCommandSchema>;
 /** Base64 of the largest picture a message may carry (5 MB, core/images.ts MAX_IMAGE_BYTES). */
 export const IMAGE_DATA_MAX_CHARS = Math.ceil((5 * 1024 * 1024) / 3) * 4;
 
+/**
+ * Pairs a request with its reply (`list_sessions` → `sessions`, `copy` → `copied`): the webview
+ * names each request, the host answers with the same id, so a late answer to a superseded request
+ * is told apart from the current one.
+ */
+export const RequestIdSchema = z.string().check(z.minLength(1), z.maxLength(64));
+
 // ---- host → webview ----
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
@@ -132,8 +139,8 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reset'), state: PanelStateSchema, items: z.array(ChatItemSchema) }),
   z.object({ type: z.literal('agents'), agents: z.array(AgentInfoSchema), models: z.array(ModelChoiceSchema) }),
   /** The history list; `query`: the search it answers (titles, agents, ids and messages were searched by the host). */
-  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema), query: z.optional(z.string()) }),
-  z.object({ type: z.literal('copied') }),
+  z.object({ type: z.literal('sessions'), sessions: z.array(SessionSummarySchema), query: z.optional(z.string()), requestId: z.optional(RequestIdSchema) }),
+  z.object({ type: z.literal('copied'), requestId: z.optional(RequestIdSchema) }),
   /** Put the keyboard focus back in the message input (after an approval, a pick, a diff, on reveal). */
   z.object({ type: z.literal('focus_input') }),
   /** The `/` completions, sent after `init` (prompt files can change: sent again after each turn). */
@@ -176,13 +183,13 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start_plan') }),
   z.object({ type: z.literal('new_session') }),
   /** The history list, only sessions with every word of `query` in their title, agent, id or messages when given. */
-  z.object({ type: z.literal('list_sessions'), query: z.optional(z.string().check(z.maxLength(200))) }),
+  z.object({ type: z.literal('list_sessions'), query: z.optional(z.string().check(z.maxLength(200))), requestId: z.optional(RequestIdSchema) }),
   z.object({ type: z.literal('open_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('rename_session'), agent: z.string(), sessionId: z.string() }),
   z.object({ type: z.literal('delete_session'), agent: z.string(), sessionId: z.string() }),
   /** "Export as Markdown": the host asks where, and writes the same Markdown as `pepe sessions export`. */
   z.object({ type: z.literal('export_session'), agent: z.string(), sessionId: z.string() }),
-  z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({ type: z.literal('copy'), text: z.string(), requestId: z.optional(RequestIdSchema) }),
   /** The failure's "Set API Key…": the host checks the name is one a configured model reads. */
   z.object({ type: z.literal('set_api_key'), name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)) }),
 ]);

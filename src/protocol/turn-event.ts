@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * The core's TurnEvent (src/core/runtime/events.ts) as a zod schema, so the webview can validate
+ * The core's TurnEvent (src/core/events.ts) as a zod schema, so the webview can validate
  * what the host forwards. The protocol is a leaf (it imports nothing of the core): the drift check
  * between the two lives in test/unit/protocol/turn-event-drift.test.ts, which imports both.
  */

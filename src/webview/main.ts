@@ -41,11 +41,20 @@ let searchTimer: ReturnType<typeof setTimeout> | undefined;
 layout.historySearch.addEventListener('input', () => {
   showHistory();
   clearTimeout(searchTimer);
-  searchTimer = setTimeout(() => post({ type: 'list_sessions', ...(searchText() ? { query: searchText() } : {}) }), 200);
+  searchTimer = setTimeout(() => request({ type: 'list_sessions', ...(searchText() ? { query: searchText() } : {}) }), 200);
 });
 
 layout.input.value = view.draft ?? '';
 const post = (m: WebviewMessage) => vscode.postMessage(m);
+/** The latest request of each paired kind: a reply naming an older one is stale and dropped. */
+const latest = new Map<'list_sessions' | 'copy', string>();
+let requests = 0;
+const request = (m: Extract<WebviewMessage, { type: 'list_sessions' | 'copy' }>) => {
+  const requestId = `r${++requests}`;
+  latest.set(m.type, requestId);
+  post({ ...m, requestId });
+};
+const stale = (kind: 'list_sessions' | 'copy', requestId: string | undefined) => requestId !== undefined && latest.get(kind) !== requestId;
 // Before the composer's Enter handler: an open @ completion takes Enter first.
 const attach = new AttachContext(layout.input, layout.input.parentElement!, post);
 const slash = new SlashCompletion(layout.input, layout.input.parentElement!);
@@ -89,10 +98,11 @@ function onHostMessage(msg: HostMessage): void {
       fillModels(layout.model, msg.models, state?.model ?? null);
       return;
     case 'sessions': {
+      if (stale('list_sessions', msg.requestId)) return;
       const query = (msg.query ?? '').trim();
       if (query !== searchText()) {
         // An answer for another search (or the whole list after a rename): ask for this one.
-        if (searchText() && query === '') post({ type: 'list_sessions', query: searchText() });
+        if (searchText() && query === '') request({ type: 'list_sessions', query: searchText() });
         if (query !== '') return;
       }
       sessions = msg.sessions;
@@ -102,6 +112,7 @@ function onHostMessage(msg: HostMessage): void {
     case 'commands':
       return slash.set(msg.commands);
     case 'copied':
+      if (stale('copy', msg.requestId)) return;
       layout.status.textContent = 'Copied to the clipboard';
       setTimeout(() => (layout.status.textContent = ''), 1500);
       return;
@@ -159,7 +170,7 @@ function toggleHistory(open = layout.history.hidden): void {
   layout.history.hidden = !open;
   layout.historyButton.setAttribute('aria-expanded', String(open));
   if (open) {
-    post({ type: 'list_sessions', ...(searchText() ? { query: searchText() } : {}) });
+    request({ type: 'list_sessions', ...(searchText() ? { query: searchText() } : {}) });
     layout.historySearch.focus();
   }
 }
@@ -213,7 +224,7 @@ document.addEventListener('click', (e) => {
       return;
     case 'copy-code': {
       const code = target.parentElement?.querySelector('pre')?.textContent ?? '';
-      return post({ type: 'copy', text: code });
+      return request({ type: 'copy', text: code });
     }
   }
 });

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { PepeTestingApi } from '../../src/extension/activate';
 import { registerChatPanels } from '../../src/extension/chat/chat-panels';
+import { loadCore } from '../../src/extension/core-loader';
 
 type RealExtension = { activate(context: vscode.ExtensionContext): { testing?: PepeTestingApi } };
 
@@ -19,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): unknown {
   const log = vscode.window.createOutputChannel('Pepe Chat (test wiring)', { log: true });
   context.subscriptions.push(log);
   try {
-    registerChatPanels(context, { getPepe: () => host.get(), log, onDidChange: host.onDidChange });
+    registerChatPanels(context, { getPepe: () => host.get(), core: () => loadCore(), log, onDidChange: host.onDidChange });
   } catch (e) {
     log.info(`chat already wired by the extension: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { inertJson, visibleLine } from '../../core/permissions/display.js';
+import { inertJson, visibleLine } from '../../core/display.js';
 import { describeGrant, riskKindsOf, scopedEntry } from '../../core/permissions/grant-scope.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage, UsageError } from '../../core/errors.js';
-import { visible, visibleLine } from '../../core/permissions/display.js';
+import { visible, visibleLine } from '../../core/display.js';
 import type { TurnEvent } from '../../core/events.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';

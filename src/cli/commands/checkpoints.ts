@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { json, table } from '../format.js';
-import { visibleLine } from '../../core/permissions/display.js';
+import { visibleLine } from '../../core/display.js';
 import { skippedText } from '../../core/checkpoints/skipped.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Pepe } from '../../core/pepe.js';
 import { UsageError } from '../../core/errors.js';
-import type { TurnEvent } from '../../core/runtime/events.js';
+import type { TurnEvent } from '../../core/events.js';
 import { Redactor } from '../../core/secrets/redact.js';
 import { secretValues } from '../../core/secrets/scrub.js';
 import type { CliContext } from '../context.js';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { inertJson, visibleLine } from '../../core/permissions/display.js';
+import { inertJson, visibleLine } from '../../core/display.js';
 import { UsageError } from '../../core/errors.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { SlotName } from './slot-names.js';
-import { NAME_PATTERN, type AgentConfig } from './schema.js';
+import { NAME_PATTERN, type AgentConfig, type ModelConfig } from './schema.js';
 
 /**
  * Edits applied to the raw config document inside ConfigStore.update (so unknown keys survive).
@@ -134,5 +134,71 @@ export function removeRoute(raw: Raw, from: string, to: string): boolean {
   const list = Array.isArray(agent.can_message) ? (agent.can_message as string[]) : [];
   if (!list.includes(to)) return false;
   agent.can_message = list.filter((t) => t !== to);
+  return true;
+}
+
+/**
+ * What a person's editor of an agent may change: an undefined field is left alone. `modelChain`:
+ * one id is written as `model`, more as `model_chain`, null or [] removes both. `tools`: null
+ * removes the list (every built-in tool). `systemPrompt`: '' or null removes it. `core`: an agent
+ * core's folder, null detaches it.
+ */
+export interface AgentEdit {
+  modelChain?: string[] | null;
+  tools?: string[] | null;
+  systemPrompt?: string | null;
+  core?: string | null;
+}
+
+export function editAgent(raw: Raw, agent: string, edit: AgentEdit): void {
+  if (!agentExists(raw, agent)) throw new UsageError(`unknown agent "${agent}"`);
+  const a = objectAt(raw, 'agents', agent);
+  if (edit.modelChain !== undefined) {
+    delete a.model;
+    delete a.model_chain;
+    const chain = edit.modelChain ?? [];
+    if (chain.length === 1) a.model = chain[0];
+    else if (chain.length > 1) a.model_chain = chain;
+  }
+  if (edit.tools !== undefined) {
+    if (edit.tools === null) delete a.tools;
+    else a.tools = edit.tools;
+  }
+  if (edit.systemPrompt !== undefined) {
+    if (!edit.systemPrompt) delete a.system_prompt;
+    else a.system_prompt = edit.systemPrompt;
+  }
+  if (edit.core !== undefined) {
+    if (edit.core === null) delete a.core;
+    else a.core = edit.core;
+  }
+}
+
+/**
+ * Adds a model under `id` (given `model`; an id already there is refused) and makes `id` the
+ * default model chain when there is none. Without `model`, `id` names one already configured (or
+ * offered by the editor) and is only made the default. Returns whether it became the default.
+ */
+export function addModel(raw: Raw, id: string, model?: ModelConfig): boolean {
+  if (model) {
+    const models = objectAt(raw, 'models');
+    if (models[id] !== undefined) throw new UsageError(`model "${id}" already exists in config.json`);
+    models[id] = model;
+  }
+  const chain = raw.default_model_chain;
+  if (Array.isArray(chain) && chain.length) return false;
+  raw.default_model_chain = [id];
+  return true;
+}
+
+/**
+ * Names a JSON Schema for config.json in `$schema`, as the document's first key (where people look
+ * for it). A `$schema` already there (e.g. the person's own URL) is theirs: left alone, false.
+ */
+export function linkSchema(raw: Raw, ref: string): boolean {
+  if (raw.$schema !== undefined) return false;
+  const rest = { ...raw };
+  for (const key of Object.keys(raw)) delete raw[key];
+  Object.assign(raw, { $schema: ref, ...rest });
   return true;
 }

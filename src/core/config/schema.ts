@@ -1,8 +1,8 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { AgentMcpSelection, McpServerConfig, McpServerName } from '../mcp/config.js';
+import { AgentMcpSelection, McpServerConfig, McpServerName } from './mcp-servers.js';
 import { SLOT_NAMES } from './slot-names.js';
-import { HooksConfig } from '../interop/hook-config.js';
+import { HooksConfig } from './hooks.js';
 
 /**
  * The one configuration file (spec 2). Every object is "loose": unknown keys survive a

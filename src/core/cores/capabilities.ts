@@ -27,7 +27,8 @@ export const PLAIN_CAPABILITIES = [
 
 /**
  * Capabilities that take `:<name>` (a tool, an agent, a skill, an MCP server, an environment
- * variable, or a state key); `:*` means any, except for `secret.bind`, which must be exact.
+ * variable, or a state key); `:*` means any, except for `secret.bind`: there it is accepted and
+ * grants nothing (a secret is bound by its exact name).
  */
 export const NAMED_CAPABILITIES = [
   'tool.call',
@@ -94,11 +95,14 @@ export function capabilityProblem(cap: string): string | null {
   const name = cap.slice(colon + 1);
   if (!(NAMED_CAPABILITIES as readonly string[]).includes(family)) return `unknown capability "${cap}"${hint()}`;
   if (!NAME.test(name)) return `capability "${cap}": "${name}" is not a valid name`;
-  if (family === 'secret.bind' && name === '*') return 'capability "secret.bind:*" is not allowed: name the one environment variable (secret.bind:<NAME>)';
   return null;
 }
 
+/** `secret.bind:*` is accepted in a manifest (as upstream) and grants nothing: a secret is bound by its name only. */
+const GRANTS_NOTHING = 'secret.bind:*';
+
 function grantsOne(declared: readonly string[], wanted: string): boolean {
+  if (wanted === GRANTS_NOTHING) return false;
   if (declared.includes(wanted)) return true;
   const colon = wanted.indexOf(':');
   const family = colon === -1 ? wanted : wanted.slice(0, colon);
@@ -134,5 +138,6 @@ export function grants(declared: readonly string[], wanted: string): boolean {
 export function capabilityAdvice(wanted: string, manifestFile: string): string {
   const why = capabilityProblem(wanted);
   if (why) return `${why}. No slot.yaml can grant it`;
+  if (wanted === GRANTS_NOTHING) return `secret.bind:* grants nothing: name the one environment variable, secret.bind:<NAME>, in "capabilities:" in ${manifestFile}`;
   return `add it to "capabilities:" in ${manifestFile} (or grant it under capabilities.defaults in the core's agent.yaml)`;
 }

@@ -21,14 +21,24 @@ export const AgentCallOptions = z
 export function pipelineSelection(value: 'all' | string[] | null | undefined): PipelineSelection {
   if (value === 'all') return 'all';
   if (value == null || value.length === 0) return 'base';
-  return { only: [...new Set(value)] };
+  return { only: [...value] };
 }
 
 /** default 'all'; 'none' or [] → none; a list narrows. */
 export function toolSelection(value: 'all' | 'none' | string[] | undefined): ToolSelection {
   if (value === undefined || value === 'all') return 'all';
   if (value === 'none' || value.length === 0) return 'none';
-  return { only: [...new Set(value)] };
+  return { only: [...value] };
+}
+
+/** A list naming one id twice is a mistake (as upstream): said, never silently merged. */
+function refuseDuplicates(option: string, value: unknown): void {
+  if (!Array.isArray(value)) return;
+  const seen = new Set<string>();
+  for (const id of value as string[]) {
+    if (seen.has(id)) throw new TypeError(`ctx.agents options: ${option}: "${id}" is named twice (name each ${option === 'tools' ? 'tool' : 'slot'} once)`);
+    seen.add(id);
+  }
 }
 
 /** Validates a slot's options and computes what the child's turn runs. Throws a readable error. */
@@ -44,6 +54,9 @@ export function childRequest(agent: unknown, text: unknown, options: unknown, ca
     );
   }
   const o = parsed.data ?? {};
+  refuseDuplicates('inputSlots', o.inputSlots);
+  refuseDuplicates('outputSlots', o.outputSlots);
+  refuseDuplicates('tools', o.tools);
   return {
     agent,
     text,

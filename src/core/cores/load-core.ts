@@ -9,7 +9,7 @@ import { CoreModuleLoader, MODULE_EXTENSIONS, ModuleLoadError, resolveFile } fro
 import { PHASES, parsePipelines, type Phase, type Pipelines } from './pipelines.js';
 import { CoreLoadError, problemAtStart, sortProblems, type Problem } from './problems.js';
 import type { SlotContext } from './sdk-types.js';
-import { CoreProcess, type CoreIsolation, type RemoteSlot } from '../plugins/core-process.js';
+import { CoreProcess, type CoreIsolation, type RemoteSlot } from './core-process.js';
 import { transpileUserModule } from '../user-module.js';
 
 export const DEFAULT_SURFACE_ROOT = 'agent';

@@ -1,8 +1,9 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode, type Pair } from 'yaml';
 import { parseYamlFile, type Problem } from './problems.js';
+import { PHASES, type Phase } from '../core-events.js';
 
-export const PHASES = ['bootstrap', 'input', 'output'] as const;
-export type Phase = (typeof PHASES)[number];
+export { PHASES, type Phase };
+
 export const GROUPS = ['serial', 'parallel'] as const;
 export type Group = (typeof GROUPS)[number];
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { sortProblems, type Problem } from '../cores/problems.js';
 import { describeIssue } from '../config/problems.js';
 import { AgentConfig, NAME_PATTERN, SlotOverrides } from '../config/schema.js';
-import { AgentMcpSelection } from '../mcp/config.js';
+import { AgentMcpSelection } from '../config/mcp-servers.js';
 import { contentHash } from './trust-store.js';
 import { parseFrontMatter } from './front-matter.js';
 import { mapForeignTools } from './foreign-tools.js';

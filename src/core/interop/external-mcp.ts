@@ -2,7 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { MCP_SERVER_NAME, McpServerConfig } from '../mcp/config.js';
+import { MCP_SERVER_NAME, McpServerConfig } from '../config/mcp-servers.js';
 import { parseJsonc } from './jsonc.js';
 import { contentHash } from './trust-store.js';
 

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import type { AgentConfig } from '../config/schema.js';
-import type { DoctorFinding } from '../doctor.js';
+import type { DoctorFinding } from '../doctor-finding.js';
 import type { AgentSource, Interop } from './workspace-power.js';
 
 /** What `pepe agent list` and the Agents view show for one agent. */

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { looksLikeSecretFile } from '../permissions/secret-files.js';
+import { looksLikeSecretFile } from '../secrets/secret-file-names.js';
 import type { Skill, SkillCatalog } from './skill-types.js';
 import { isFolderWithin, readTextFile, relativeName, sortedEntries, splitFrontMatter } from './text-files.js';
 

@@ -1,11 +1,11 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import type { McpServerConfig } from '../mcp/config.js';
+import type { McpServerConfig } from '../config/mcp-servers.js';
 import { formatProblem, type Problem } from '../cores/problems.js';
 import { discoverAgentFiles, type AgentFile } from './agent-files.js';
 import { discoverExternalMcp, EXTERNAL_ORIGIN_LABELS, type ExternalMcpServer } from './external-mcp.js';
-import { hookEntries, HooksFile, type HookEntry } from './hook-config.js';
+import { hookEntries, HooksFile, type HookEntry } from '../config/hooks.js';
 import { contentHash, type TrustStore } from './trust-store.js';
 import { parseJsonc } from './jsonc.js';
 

@@ -1,5 +1,5 @@
-import type { DoctorFinding } from '../doctor.js';
-import { visibleLine } from '../permissions/display.js';
+import type { DoctorFinding } from '../doctor-finding.js';
+import { visibleLine } from '../display.js';
 import { discoverPrompts, expandPrompt, type Expansion, type PromptCatalog } from './prompts.js';
 import { discoverSkills, type SkillCatalog } from './skills.js';
 import { projectRoot } from './text-files.js';

@@ -10,7 +10,7 @@ import { errorMessage } from '../errors.js';
 import { confinedCommand, detectConfinement, processLimitPrefix, sandboxPolicy, type ConfinementPolicy, type ConfinementStatus } from '../sandbox/index.js';
 import { allowListEnv } from '../secrets/scrub.js';
 import { cappedFetch } from './capped-fetch.js';
-import { DEFAULT_IDLE_MS, DEFAULT_TIMEOUT_MS, resolveRecord, resolveRefs, type McpServerConfig } from './config.js';
+import { DEFAULT_IDLE_MS, DEFAULT_TIMEOUT_MS, resolveRecord, resolveRefs, type McpServerConfig } from '../config/mcp-servers.js';
 
 export type { McpToolInfo };
 

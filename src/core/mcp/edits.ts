@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { McpServerConfig, McpServerName } from './config.js';
+import { McpServerConfig, McpServerName } from '../config/mcp-servers.js';
 import { MCP_PREFIX, parseMcpToolName } from './tool-adapter.js';
 
 /**

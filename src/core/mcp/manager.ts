@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
-import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, McpServerConfig, rawCredentialWarning, rawCredentials, referencedVariables } from './config.js';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, McpServerConfig, rawCredentialWarning, rawCredentials, referencedVariables } from '../config/mcp-servers.js';
 import { addServer, grantAgent, removeServer } from './edits.js';
 import { HOST_TOOL_ENTRY, hostTool, type HostToolSource } from './host-tools.js';
 import { McpCallError, McpConnection, type ConnectionDeps, type McpState, type McpToolInfo } from './connection.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors.js';
 import { untrustedBlock, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool.js';
-import { DEFAULT_MAX_RESULT_BYTES } from './config.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../config/mcp-servers.js';
 import { McpCallError, type McpToolInfo } from './connection.js';
 
 /**

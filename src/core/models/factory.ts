@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ModelConfig, PepeConfig } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import type { ModelRef } from '../slots/contracts.js';
+import type { ModelRef } from './model-ref.js';
 import { createHttpProvider } from './http-providers.js';
 import { MockProvider } from './mock.js';
 import { loadMockScript } from './mock-script.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { AllowDecision, ApprovalRequest } from './approval.js';
-import { displayCommand, visible, visibleJson } from './display.js';
+import { displayCommand, visible, visibleJson } from '../display.js';
 import { RISK_LABELS, type RiskKind } from './risk-kinds.js';
 import { describeReasons } from './summary.js';
 

@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../errors.js';
-import { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type Prompter, type Withdrawn } from './approval.js';
-import type { PendingApprovals } from './pending.js';
+import { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type Withdrawn } from './approval.js';
 import { loadShellGrammar } from './bash-grammar.js';
 import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
-import { visible } from './display.js';
+import { visible } from '../display.js';
 import { controlFileHints } from './control-files.js';
-import { entryCovers, riskKindsOf, scopeCovers, scopedEntry } from './grant-scope.js';
+import { riskKindsOf, scopeCovers, scopedEntry } from './grant-scope.js';
 import { anyArgumentsMayCover, scopedGrantMayCover } from './risk-kinds.js';
-import { repositoryConfigRisk } from './git-config.js';
-import { secretFilesOf, shellReachesOutside } from './secret-files.js';
-import { classifyToolCall, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
+import type { BarrierOptions, ToolCallCheck } from './barrier-types.js';
+import { autoApproveEntry, chainOf, formatDuration, isFileReadOutside, narrowDecision, noteSecretFiles, withRepositoryConfig } from './barrier-rules.js';
+import { classifyToolCall, type RiskHint, type ShellVerdict } from './risk.js';
 import type { RunPermissionState } from './run-state.js';
 import { SessionGrants } from './session-grants.js';
 import { describeReasons, summarizeCall } from './summary.js';
@@ -23,59 +22,6 @@ import { planModeRefusal } from './plan-mode.js';
  * one session: it holds the session's grants and the surface's prompter. Each run (turn) passes
  * its own RunPermissionState.
  */
-
-/** The two agent settings the barrier reads (spec 2). */
-export interface BarrierAgentConfig {
-  auto_approve?: '*' | readonly string[];
-  trust_untrusted_content?: boolean;
-}
-
-export interface ToolCallCheck {
-  agent: string;
-  agentConfig: BarrierAgentConfig;
-  /** The route chain that led to `agent` (`['triage', 'billing']`); `agent` is appended if missing. */
-  chain?: readonly string[];
-  tool: string;
-  args: unknown;
-  cwd: string;
-  run: RunPermissionState;
-  toolCallId?: string;
-  /** The turn's cancellation (the user pressed Stop). */
-  signal?: AbortSignal;
-  /** What the tool invoker resolved before asking: real paths touched (spec 5.1, file tools). */
-  facts?: import('../tools/tool.js').ToolFacts;
-  /** Whether the sandbox confines commands now; unconfined means every command is asked (spec 3.5). */
-  sandbox?: { confined: boolean; reason?: string };
-  /** The workspace the call runs against (its writable root), recorded with a parked call (spec 5.4). */
-  workspace?: string;
-  /**
-   * The replay of a parked call a person approved: judged again now, it runs only if it still
-   * carries no risk and no program beyond those they were shown; anything new is asked again.
-   */
-  approved?: { id: string; risks: readonly RiskKind[]; programs: readonly string[] };
-  /** A before-tool hook asked for this call (issue 24): nothing allows it unasked. */
-  hookAsk?: string;
-}
-
-export interface BarrierOptions {
-  /** Who to ask. Absent, or not interactive, means nobody is present (spec 5.4). */
-  prompter?: Prompter | null;
-  /**
-   * Writes an entry into the agent's `auto_approve` (the caller goes through the config store):
-   * the tool with the risks shown (`bash:network`), or the bare name for "always, any arguments".
-   */
-  persistAlwaysAllow: (agent: string, entry: string) => Promise<void>;
-  /** Where calls refused for want of a person are parked. Without it they are only refused. */
-  pending?: PendingApprovals;
-  grants?: SessionGrants;
-  onEvent?: (event: BarrierEvent) => void;
-  sessionId?: string;
-  /** Give up on an unanswered prompt after this long (refused as timed out). Default: wait. */
-  promptTimeoutMs?: number;
-  newId?: () => string;
-  /** Pepe's home and the user's home, for the commands that are never run. Default: from the environment. */
-  catastrophes?: CatastropheContext;
-}
 
 class PromptTimeout extends Error {
   constructor(readonly ms: number) {
@@ -429,74 +375,4 @@ export class PermissionBarrier {
   private newId(): string {
     return this.options.newId?.() ?? randomBytes(4).toString('hex');
   }
-}
-
-/**
- * A wider answer than the call allows (spec 5.2): "always, these risks" for a call that runs a
- * program through an option covers only that exact call. Null when the answer stands as given.
- */
-function narrowDecision(decision: AllowDecision, narrowest: ApprovalRequest['narrowest']): string | null {
-  if (!narrowest || decision.kind === 'allow_once' || decision.kind === 'allow_session' || decision.kind === 'bypass_session') return null;
-  const anyOk = narrowest === 'exact_or_any' && (decision.kind === 'allow_session_any' || decision.kind === 'always_any');
-  if (anyOk) return null;
-  return narrowest === 'exact'
-    ? 'allowed for this exact call only (for the rest of the session): it changes a file that decides what runs later, and no wider grant covers that'
-    : 'allowed for this exact call only (for the rest of the session): it runs a program through an option, a hook or a variable, which no grant for "calls with these risks" covers; answer "any arguments" to stop being asked about this tool';
-}
-
-/** Whether the agent's `auto_approve` covers a call of `tool` carrying `risks` ("*", a bare name, or a scoped entry). */
-export function isAutoApproved(config: BarrierAgentConfig, tool: string, risks: readonly RiskKind[] = []): boolean {
-  return autoApproveEntry(config, tool, risks) !== null;
-}
-
-function autoApproveEntry(config: BarrierAgentConfig, tool: string, risks: readonly RiskKind[], programs: readonly string[] = []): string | null {
-  const list = config.auto_approve;
-  if (list === undefined) return null;
-  if (list === '*') return '*';
-  return list.find((e) => entryCovers(e, tool, risks, programs)) ?? null;
-}
-
-/**
- * An allowed call that reads or names a secret-looking file, or a command that names a place
- * outside its folder, marks the run: outbound channels ask from then on.
- */
-function noteSecretFiles(call: ToolCallCheck): void {
-  if (classifyTool(call.tool).kind === 'shell' && shellReachesOutside(call.tool, call.args, call.facts?.cwd ?? call.cwd)) call.run.readOutsideWorkspace = true;
-  const found = secretFilesOf(call.tool, call.args, call.facts?.paths ?? []);
-  if (found.length === 0) return;
-  const list = (call.run.secretFiles ??= []);
-  for (const f of found) if (!list.includes(f)) list.push(f);
-}
-
-function isFileReadOutside(call: ToolCallCheck): boolean {
-  return (call.tool === 'read_file' || call.tool === 'list_dir') && (call.facts?.paths ?? []).some((p) => !p.inside);
-}
-
-function chainOf(call: ToolCallCheck): string[] {
-  const chain = [...(call.chain ?? [])];
-  if (chain[chain.length - 1] !== call.agent) chain.push(call.agent);
-  return chain;
-}
-
-function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
-  return `${Math.round(ms / 60_000)} min`;
-}
-
-const CHANGES_FOLDER = ['cd', 'pushd', 'popd'];
-
-/**
- * git's read-only subcommands are harmless only in a repository whose own configuration names no
- * program for git to run (git-config.ts); that needs the disk, so it is judged here and not by the
- * classifier. After a `cd` the repository is another one the barrier did not read: asked too.
- */
-function withRepositoryConfig(verdict: ShellVerdict, cwd: string): ShellVerdict {
-  if (!verdict.programs?.includes('git')) return verdict;
-  let why = repositoryConfigRisk(cwd);
-  if (!why && verdict.hints.length === 0 && verdict.programs.some((p) => CHANGES_FOLDER.includes(p))) {
-    why = 'git runs after a change of folder, in a repository whose configuration the barrier did not read';
-  }
-  if (!why) return verdict;
-  return { ...verdict, hints: [...verdict.hints, { kind: 'inline_eval', fragment: 'git', detail: why }] };
 }

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { PathFact } from '../tools/tool.js';
 import type { RiskHint } from './risk-kinds.js';
-import { visible } from './display.js';
+import { visible } from '../display.js';
 
 /**
  * Writes that change what runs later (spec 5.1, 8.1): a file tool runs on the host, outside the

@@ -1,5 +1,4 @@
-import type { ALWAYS_GATED_TOOLS, FREE_TOOLS, SHELL_TOOLS } from './tool-classes.js';
-import { MCP_TOOL_PREFIX } from './tool-classes.js';
+import { policyOf, TOOL_POLICIES, type BuiltinToolName, type PlanClass } from './tool-policy.js';
 
 /**
  * Plan mode (spec 10): a conversation in plan mode runs only tools that read. The barrier asks
@@ -8,36 +7,10 @@ import { MCP_TOOL_PREFIX } from './tool-classes.js';
  * outside the workspace asks, a harmless command runs unasked only while a person watches).
  */
 
-/** Every built-in tool by name (the routing tools included): the table below must name each. */
-export type BuiltinToolName = (typeof FREE_TOOLS)[number] | (typeof SHELL_TOOLS)[number] | (typeof ALWAYS_GATED_TOOLS)[number];
+export type { BuiltinToolName, PlanClass };
 
-/**
- * - `reads`: only reads (files, memory, the web); runs under the usual rules.
- * - `consults`: asks another agent, whose run is in plan mode too; runs under the usual rules.
- * - `command`: runs only when the barrier finds the command harmless (no risk at all).
- * - `changes`: writes, edits, hands over or changes routes: refused.
- */
-export type PlanClass = 'reads' | 'consults' | 'command' | 'changes';
-
-/** A typed record: a built-in tool missing here does not compile. */
-export const PLAN_MODE_CLASSES: Readonly<Record<BuiltinToolName, PlanClass>> = {
-  read_file: 'reads',
-  list_dir: 'reads',
-  memory_search: 'reads',
-  // A note into the agent's own memory, not the workspace: memory runs under the usual rules.
-  remember: 'reads',
-  web_search: 'reads',
-  // Reads a skill's own text (a reading tool, confined to the skill's folder).
-  load_skill: 'reads',
-  send_to_agent: 'consults',
-  bash: 'command',
-  run_script: 'command',
-  write_file: 'changes',
-  edit_file: 'changes',
-  // Handing the conversation over is what "Start" does once the plan is agreed.
-  switch_agent: 'changes',
-  set_route: 'changes',
-};
+/** Each built-in tool's plan-mode class (the `plan` column of the tools' policy table). */
+export const PLAN_MODE_CLASSES = Object.fromEntries(Object.entries(TOOL_POLICIES).map(([name, p]) => [name, p.plan])) as Readonly<Record<BuiltinToolName, PlanClass>>;
 
 /** Begins every plan-mode refusal, so a surface (and a test) can recognise one. */
 export const PLAN_MODE_PREFIX = 'Plan mode is on:';
@@ -60,8 +33,7 @@ export function planModeRefusal(tool: string, facts: PlanModeFacts): string | nu
 
 /** A plugin's tool or a name the table does not know changes things until shown otherwise: unknown means refused. */
 export function planClassOf(tool: string, readOnlyHint = false): PlanClass {
-  if (tool.startsWith(MCP_TOOL_PREFIX)) return readOnlyHint ? 'reads' : 'changes';
-  return Object.hasOwn(PLAN_MODE_CLASSES, tool) ? PLAN_MODE_CLASSES[tool as BuiltinToolName] : 'changes';
+  return policyOf({ name: tool, readOnlyHint }).plan;
 }
 
 export function isPlanModeRefusal(text: string): boolean {

@@ -2,7 +2,7 @@ import { allowListVerdict } from './allow-list.js';
 import { catastrophicCommand, catastrophicWriteTarget, defaultCatastropheContext, inPepeHome, type CatastropheContext } from './catastrophic.js';
 import type { CommandView, RuleContext } from './command-args.js';
 import { ASSIGNMENT, DANGEROUS_ENV, HARMLESS_COMMANDS, ruleFor } from './command-rules.js';
-import { hasHiddenCharacters, preview, shellQuote } from './display.js';
+import { hasHiddenCharacters, preview, shellQuote } from '../display.js';
 import type { RiskHint, RiskKind } from './risk-kinds.js';
 import { parseShell, type ShellRedirect, type ShellWord, type SimpleCommand } from './shell-syntax.js';
 

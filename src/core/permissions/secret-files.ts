@@ -1,19 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { looksLikeSecretFile } from '../secrets/secret-file-names.js';
 import type { PathFact } from '../tools/tool.js';
-
-/**
- * Files that usually hold credentials. Reading inside the workspace is free, so a run could read
- * the project's `.env` and put its values in a `web_search` query, unasked; once a run has read
- * (or run a command naming) one of these, outbound channels ask, like after outside content.
- * Judged by name: a command that reads such a file without naming it (`grep -r KEY .`) is not seen.
- */
-const SECRET_FILE =
-  /^(\.env(\..+)?|\.envrc|\.flaskenv|.+\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk|tfvars|tfstate)|id_(rsa|dsa|ecdsa|ed25519)(_sk)?|\.npmrc|\.yarnrc(\.yml)?|\.pypirc|\.netrc|\.pgpass|\.my\.cnf|\.git-credentials|\.htpasswd|\.vault-token|credentials(\.json|\.ya?ml)?|secrets?(\.[a-z]+)?|service[-_]account.*\.json)$/i;
-
-export function looksLikeSecretFile(path: string): boolean {
-  return SECRET_FILE.test(basename(path.replace(/\/+$/, '')));
-}
 
 /** The words of a shell call, roughly: enough to find the file names and paths it mentions. */
 function shellWords(tool: string, args: unknown): string[] {

@@ -1,5 +1,5 @@
 import { parseBashTree, type SyntaxNode } from './bash-grammar.js';
-import { hasHiddenCharacters } from './display.js';
+import { hasHiddenCharacters } from '../display.js';
 
 /**
  * Reads a bash command line with the bash grammar (bash-grammar.ts) into what the risk layer

@@ -1,6 +1,7 @@
 import type { AskReason } from './approval.js';
 import { RISK_LABELS, type RiskHint } from './risk.js';
-import { displayCommand, preview, shellQuote, visible } from './display.js';
+import { displayCommand, preview, visible } from '../display.js';
+import { isBuiltinTool, TOOL_POLICIES } from './tool-policy.js';
 import type { PathFact } from '../tools/tool.js';
 
 /**
@@ -21,41 +22,8 @@ export function summarizeCall(agent: string, tool: string, args: unknown, cwd: s
 
 function describeCall(agent: string, tool: string, args: unknown, cwd: string): string {
   const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  switch (tool) {
-    case 'bash':
-      if (str(a.command) !== undefined) return `Run a shell command in ${cwd}:\n  ${indent(displayCommand(a.command as string))}`;
-      break;
-    case 'run_script': {
-      const argv = (a.argv ?? a.args ?? []) as unknown;
-      if (str(a.program) !== undefined && Array.isArray(argv)) {
-        return `Run a program in ${cwd}:\n  ${[a.program as string, ...argv.map(String)].map(shellQuote).join(' ')}`;
-      }
-      break;
-    }
-    case 'write_file':
-      if (str(a.path) !== undefined) {
-        const size = str(a.content) !== undefined ? ` (${(a.content as string).length} characters)` : '';
-        return `Write the file ${visible(a.path as string)}${size}, relative to ${cwd}`;
-      }
-      break;
-    case 'edit_file':
-      if (str(a.path) !== undefined && Array.isArray(a.edits)) {
-        const n = a.edits.length;
-        return `Edit the file ${visible(a.path as string)} (${n} search/replace block${n === 1 ? '' : 's'}), relative to ${cwd}`;
-      }
-      break;
-    case 'switch_agent':
-      if (str(a.target) !== undefined) return `Hand the conversation over to ${visible(a.target as string)} from the next message`;
-      break;
-    case 'set_route':
-      if (str(a.to) !== undefined) {
-        const verb = a.action === 'deny' ? 'Remove' : 'Allow';
-        return `${verb} the route ${visible(str(a.from) ?? agent)} → ${visible(a.to as string)} (writes config.json)`;
-      }
-      break;
-  }
-  return `Call ${visible(tool)} with ${preview(args, MAX_PREVIEW)}`;
+  const said = isBuiltinTool(tool) ? TOOL_POLICIES[tool].summary?.(a, { agent, cwd }) : undefined;
+  return said ?? `Call ${visible(tool)} with ${preview(args, MAX_PREVIEW)}`;
 }
 
 export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[]): string {
@@ -103,9 +71,3 @@ export function describeReasons(tool: string, why: AskReason[], hints: RiskHint[
   const text = parts.join('; ');
   return text.charAt(0).toUpperCase() + text.slice(1) + '.';
 }
-
-function indent(text: string): string {
-  return text.replace(/\n/g, '\n  ');
-}
-
-

@@ -1,5 +1,5 @@
 /**
- * The part every child program of Pepe's shares (host-source.ts, core-host-source.ts): the
+ * The part every child program of Pepe's shares (host-source.ts, cores/core-host-source.ts): the
  * channel on file descriptor 3, length-prefixed JSON frames both ways (framing.ts), `describe` for
  * errors, and the end of the process when the host goes away. A program that includes it defines
  * `onMessage(msg)`; an inbound frame over IN_LIMIT or that is not JSON ends the process.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, untrustedBlock } from '../tools/tool.js';
+import { defineTool, untrustedBlock, type Tool } from '../tools/tool.js';
 
 /** Spec 6.2: a one-off consultation along a granted route. */
 export const sendToAgent = defineTool({
@@ -40,7 +40,11 @@ export const setRoute = defineTool({
   },
 });
 
-export const ROUTING_TOOLS = [sendToAgent, switchAgent, setRoute];
+const TOOLS = [sendToAgent, switchAgent, setRoute] as const;
+export const ROUTING_TOOLS: Tool<any>[] = [...TOOLS];
+
+/** Their names, as their definitions spell them: the tools' policy table needs a row for each. */
+export type RoutingToolName = (typeof TOOLS)[number]['name'];
 
 /** The built-in skill `manage-routing` (spec 6.4), given to agents that have set_route. */
 export const MANAGE_ROUTING_SKILL = [

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Builtins } from '../builtins.js';
+import type { Builtins } from '../slots/builtin/index.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { composePrompt, inputMessages, modelHistory, outputMessages, runBootstrap, runInput, runOutput, RUNTIME_RECORD_FIELD, type Sdk, type ToolSelection } from '../cores/index.js';
 import { errorMessage, UsageError } from '../errors.js';
@@ -24,7 +24,7 @@ import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
 import type { McpManager } from '../mcp/manager.js';
 import { readSkill } from '../interop/skills.js';
-import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions, type TurnInterop } from '../interop/turn-interop.js';
+import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions, type TurnInterop } from './turn-interop.js';
 import { logRecord, toTurnEvent } from './barrier-events.js';
 import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';

@@ -1,5 +1,5 @@
 import { coreStamp, loadCore, type LoadedCore } from '../cores/index.js';
-import type { CoreIsolation } from '../plugins/core-process.js';
+import type { CoreIsolation } from '../cores/core-process.js';
 
 /**
  * Loaded agent cores, reloaded only when their files change: loading runs the modules' top-level

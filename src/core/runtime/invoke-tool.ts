@@ -4,7 +4,7 @@ import { markOutsideContent, type BarrierOutcome, type PermissionBarrier, type R
 import { classifyTool } from '../permissions/tool-classes.js';
 import { Redactor } from '../secrets/redact.js';
 import { secretValues } from '../secrets/scrub.js';
-import { restrictedRefusal } from '../tools/restricted.js';
+import { restrictedRefusal } from '../permissions/restricted.js';
 import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
 
 /**

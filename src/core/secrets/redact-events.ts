@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../runtime/events.js';
+import type { TurnEvent } from '../events.js';
 import { Redactor, StreamRedactor } from './redact.js';
 
 /**

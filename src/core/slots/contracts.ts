@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentConfig, Tier } from '../config/schema.js';
 import { Message } from '../messages.js';
+import { ModelRef } from '../models/model-ref.js';
 import type { SlotName } from './names.js';
 
 /**
@@ -26,13 +27,7 @@ export type WebHit = z.output<typeof WebHit>;
 export const SandboxResult = z.object({ output: z.string(), exitStatus: z.number().int() });
 export type SandboxResult = z.output<typeof SandboxResult>;
 
-export const ModelRef = z.looseObject({
-  id: z.string().min(1),
-  provider: z.string().optional(),
-  model: z.string().optional(),
-  context_window: z.number().int().positive().optional(),
-});
-export type ModelRef = z.output<typeof ModelRef>;
+export { ModelRef };
 
 export const HarnessResult = z.object({ content: z.string(), messages: z.array(Message) });
 export type HarnessResult = z.output<typeof HarnessResult>;

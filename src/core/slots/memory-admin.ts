@@ -1,4 +1,4 @@
-import type { Builtins } from '../builtins.js';
+import type { Builtins } from './builtin/index.js';
 import { errorMessage } from '../errors.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import { withDeadline } from './deadline.js';

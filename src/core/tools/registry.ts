@@ -9,8 +9,13 @@ import { bash, runScript } from './shell.js';
 import type { Tool } from './tool.js';
 import { webSearch } from './web-search.js';
 
+const TOOLS = [memorySearch, remember, webSearch, bash, runScript, readFileTool, listDir, writeFileTool, editFileTool, loadSkill] as const;
+
 /** The built-in tools (spec 4.3); routing tools are added by the routing module. */
-export const BUILTIN_TOOLS: Tool<any>[] = [memorySearch, remember, webSearch, bash, runScript, readFileTool, listDir, writeFileTool, editFileTool, loadSkill];
+export const BUILTIN_TOOLS: Tool<any>[] = [...TOOLS];
+
+/** Their names, as their definitions spell them: the tools' policy table (permissions/tool-policy.ts) needs a row for each. */
+export type RegistryToolName = (typeof TOOLS)[number]['name'];
 
 export class ToolRegistry {
   private tools = new Map<string, Tool<any>>();

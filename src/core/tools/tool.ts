@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import type { Builtins } from '../builtins.js';
+import type { Builtins } from '../slots/builtin/index.js';
 import type { PepePaths } from '../paths.js';
 import type { TurnEvent } from '../events.js';
 import type { SlotEvents, SlotService } from '../slots/slot-service.js';
@@ -140,14 +140,14 @@ export interface Tool<I = unknown> {
 }
 
 /** Helper so each tool file infers its input type from its schema. */
-export function defineTool<S extends z.ZodType>(tool: {
-  name: string;
+export function defineTool<const N extends string, S extends z.ZodType>(tool: {
+  name: N;
   description: string;
   input: S;
   execute(args: z.output<S>, ctx: ToolContext): Promise<ToolOutcome>;
   resolve?(args: z.output<S>, ctx: ToolContext): Promise<ToolFacts>;
-}): Tool<z.output<S>> {
-  return tool as unknown as Tool<z.output<S>>;
+}): Tool<z.output<S>> & { readonly name: N } {
+  return tool as unknown as Tool<z.output<S>> & { readonly name: N };
 }
 
 /** Where a tool's slot call tells the surface that it fell back: the turn's own event stream. */

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Pepe } from '../../core/pepe.js';
-import type { TurnEvent, TurnResult } from '../../core/runtime/events.js';
+import type { TurnEvent, TurnResult } from '../../core/events.js';
 import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type Usage, type WebviewMessage } from '../../protocol/messages.js';
 import { projectFor } from '../project.js';
 import { chatHtml } from './html.js';
@@ -15,12 +15,12 @@ import { modelChoices } from './model-choices.js';
 import { ItemQueue } from './item-queue.js';
 import { inertEvent } from './inert-items.js';
 import { UsageMeter } from './usage-meter.js';
-import { isRestrictedRefusal } from '../../core/tools/restricted.js';
+import { isRestrictedRefusal } from '../../core/permissions/restricted.js';
 import { offerToTrust } from '../host/workspace-trust.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
 import type { ImagePart } from '../../core/images.js';
-import { loadCore } from '../core-loader.js';
+import type { ChatCore } from './chat-core.js';
 import { handleContextMessage } from './panel-context.js';
 import { checkpointOfTurn } from './turn-changes.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
@@ -38,6 +38,8 @@ export const CHAT_VIEW_TYPE = 'pepe.chat';
 export interface ChatDeps {
   /** The window's one Pepe (PepeHost.get()). */
   getPepe(): Promise<Pepe>;
+  /** The core bundle's chat helpers, loaded on first use. */
+  core(): ChatCore;
   log: vscode.LogOutputChannel;
   extensionUri: vscode.Uri;
   /** config.json changed (PepeHost.onDidChange): the pickers are refreshed. */
@@ -247,7 +249,7 @@ export class ChatPanel implements vscode.Disposable {
         let images: ImagePart[];
         try {
           // Checked in the core bundle (zod stays out of activation).
-          images = loadCore().imagesFromWebview(msg.images);
+          images = this.deps.core().imagesFromWebview(msg.images);
         } catch (e) {
           this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e) });
           return;
@@ -285,7 +287,7 @@ export class ChatPanel implements vscode.Disposable {
       case 'new_session':
         return this.replace(this.agent, null, []);
       case 'list_sessions':
-        return this.sessions.send(msg.query);
+        return this.sessions.send(msg.query, msg.requestId);
       case 'open_session':
         return this.sessions.open(msg.agent, msg.sessionId);
       case 'rename_session':
@@ -296,7 +298,7 @@ export class ChatPanel implements vscode.Disposable {
         return this.sessions.export(msg.agent, msg.sessionId);
       case 'copy':
         await vscode.env.clipboard.writeText(msg.text);
-        return void this.post({ type: 'copied' });
+        return void this.post({ type: 'copied', ...(msg.requestId ? { requestId: msg.requestId } : {}) });
       case 'set_api_key': {
         // The name comes from a failure's text: only a key a configured model reads is offered.
         const pepe = await this.deps.getPepe();

@@ -1,4 +1,4 @@
-import { displayCommand, visible, visibleLine } from '../../core/permissions/display.js';
+import { displayCommand, visible, visibleLine } from '../../core/display.js';
 import type { TurnEvent } from '../../core/events.js';
 import type { ChatItem } from '../../protocol/messages.js';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
 import type { ChatItem, HostMessage } from '../../protocol/messages.js';
 import { historyItems, sessionSummaries } from './history-items.js';
-import { loadCore } from '../core-loader.js';
+import type { ChatCore } from './chat-core.js';
 
 /** What the history list's actions need of the panel they act for (a ChatPanel). */
 export interface SessionPanel {
@@ -21,13 +21,17 @@ export interface SessionPanel {
 export class PanelSessions {
   constructor(
     private readonly panel: SessionPanel,
-    private readonly deps: { getPepe(): Promise<Pepe> },
+    private readonly deps: { getPepe(): Promise<Pepe>; core(): ChatCore },
     private readonly owner: { panelFor(agent: string, sessionId: string): SessionPanel | undefined },
   ) {}
 
-  async send(query?: string): Promise<void> {
+  /** The session list (searched when `query` is given); `requestId` when it answers the webview's `list_sessions`. */
+  async send(query?: string, requestId?: string): Promise<void> {
     const pepe = await this.deps.getPepe();
-    const msg: HostMessage = query?.trim() ? { type: 'sessions', sessions: loadCore().searchSessions(pepe.sessions, query), query } : { type: 'sessions', sessions: sessionSummaries(pepe.sessions) };
+    const id = requestId ? { requestId } : {};
+    const msg: HostMessage = query?.trim()
+      ? { type: 'sessions', sessions: this.deps.core().searchSessions(pepe.sessions, query), query, ...id }
+      : { type: 'sessions', sessions: sessionSummaries(pepe.sessions), ...id };
     await this.panel.post(msg);
   }
 
@@ -39,7 +43,7 @@ export class PanelSessions {
     const name = `${(session.info.title ?? sessionId).replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || sessionId}.md`;
     const target = await vscode.window.showSaveDialog({ title: `Export "${session.info.title ?? sessionId}" as Markdown`, filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, Buffer.from(loadCore().sessionMarkdown(session.info, session.messages), 'utf8'));
+    await vscode.workspace.fs.writeFile(target, Buffer.from(this.deps.core().sessionMarkdown(session.info, session.messages), 'utf8'));
     const open = 'Open';
     if ((await vscode.window.showInformationMessage(`Exported to ${vscode.workspace.asRelativePath(target)}`, open)) === open) await vscode.window.showTextDocument(target);
   }

@@ -1,6 +1,6 @@
-import { visibleLine } from '../../core/permissions/display.js';
+import { visibleLine } from '../../core/display.js';
 import type { Pepe } from '../../core/pepe.js';
-import type { TurnEvent } from '../../core/runtime/events.js';
+import type { TurnEvent } from '../../core/events.js';
 
 /**
  * What a chat panel knows of its conversation's outside content (spec 5.3): read from the session

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AgentEdit } from '../../core/config/edits.js';
 import { UsageError } from '../../core/errors.js';
 import { ROUTING_TOOLS } from '../../core/routing/tools.js';
 import { BUILTIN_TOOLS } from '../../core/tools/registry.js';
@@ -8,7 +9,7 @@ import type { CommandContext } from './command-context.js';
 import { pickModelFor } from './model-picker.js';
 import { Cancelled, pick, pickAgent } from './ui.js';
 
-type Edit = { modelChain?: string[] | null; tools?: string[] | null; systemPrompt?: string | null };
+type Edit = Pick<AgentEdit, 'modelChain' | 'tools' | 'systemPrompt'>;
 
 /**
  * Edit Agent…: the agent's model chain, tools and system prompt. With arguments, exactly the given
@@ -40,26 +41,7 @@ export async function agentEdit(ctx: CommandContext, raw: unknown): Promise<unkn
     else if (what.value === 'tools') edit.tools = await askTools(agent, current.tools ?? null);
     else edit.systemPrompt = await askPrompt(agent, current.system_prompt ?? '');
   }
-  await pepe.store.update((draft) => {
-    const agents = draft.agents as Record<string, Record<string, unknown>> | undefined;
-    const a = agents?.[agent];
-    if (!a) throw new UsageError(`unknown agent "${agent}"`);
-    if (edit.modelChain !== undefined) {
-      delete a.model;
-      delete a.model_chain;
-      const chain = edit.modelChain ?? [];
-      if (chain.length === 1) a.model = chain[0];
-      else if (chain.length > 1) a.model_chain = chain;
-    }
-    if (edit.tools !== undefined) {
-      if (edit.tools === null) delete a.tools;
-      else a.tools = edit.tools;
-    }
-    if (edit.systemPrompt !== undefined) {
-      if (!edit.systemPrompt) delete a.system_prompt;
-      else a.system_prompt = edit.systemPrompt;
-    }
-  });
+  await pepe.agentEdit(agent, edit);
   await ctx.host.reload();
   const problem = agentModelProblem(pepe.config, agent, pepe.env);
   ctx.log.info(`agent ${agent} edited (${Object.keys(edit).join(', ')})${problem ? `; ${problem}` : ''}`);

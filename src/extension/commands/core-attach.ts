@@ -47,13 +47,7 @@ export async function coreAttach(ctx: CommandContext, raw: unknown): Promise<unk
     }
     if (count) throw new UsageError(`the agent core at ${folder} has ${count} problem(s) (see the Problems panel); ${agent} was not changed`);
   }
-  await pepe.store.update((draft) => {
-    const agents = draft.agents as Record<string, Record<string, unknown>> | undefined;
-    const a = agents?.[agent];
-    if (!a) throw new UsageError(`unknown agent "${agent}"`);
-    if (folder) a.core = folder;
-    else delete a.core;
-  });
+  await pepe.agentEdit(agent, { core: folder ?? null });
   await ctx.host.reload();
   ctx.refresh();
   ctx.log.info(folder ? `agent ${agent}: core ${folder} attached` : `agent ${agent}: core detached`);

@@ -72,17 +72,7 @@ export async function modelAdd(ctx: CommandContext, raw: unknown, opts: { fromAd
   }
 
   // Written before the test so nothing is lost when it fails; the key goes to SecretStorage only.
-  const madeDefault = await pepe.store.update((draft) => {
-    if (model) {
-      const models = (draft.models ??= {}) as Record<string, unknown>;
-      if (models[id] !== undefined) throw new UsageError(`model "${id}" already exists in config.json`);
-      models[id] = model;
-    }
-    const chain = draft.default_model_chain;
-    if (Array.isArray(chain) && chain.length) return false;
-    draft.default_model_chain = [id];
-    return true;
-  });
+  const madeDefault = await pepe.modelAdd(id, model);
   await ctx.host.reload();
   await linkConfigSchema(pepe).catch((e: unknown) => ctx.log.warn(`config schema: ${String(e)}`));
   if (key?.value) await ctx.apiKeys.set(key.env, key.value); // overlays it before returning
@@ -216,8 +206,7 @@ export async function configOpen(ctx: CommandContext, raw: unknown): Promise<unk
   try {
     await vscode.workspace.fs.stat(uri);
   } catch {
-    await pepe.store.update(() => undefined); // creates an empty, valid config.json
-    await pepe.reload();
+    await pepe.configCreate();
   }
   await linkConfigSchema(pepe).catch((e: unknown) => ctx.log.warn(`config schema: ${String(e)}`));
   const doc = await vscode.workspace.openTextDocument(uri);

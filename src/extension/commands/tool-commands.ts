@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { preview, visibleLine } from '../../core/permissions/display.js';
+import { preview, visibleLine } from '../../core/display.js';
 import { riskKindsOf, scopedEntry } from '../../core/permissions/grant-scope.js';
 import { keyEnvNames } from '../host/api-keys.js';
 import { checkCoreFolder } from '../diagnostics/manifest-check.js';

@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Decision } from '../../core/permissions/approval.js';
-import { visible } from '../../core/permissions/display.js';
+import { visible } from '../../core/display.js';
 import { previewChange, PREVIEWED_TOOLS } from '../../core/tools/change-preview.js';
+import { Disposable } from '../disposable.js';
 
 export const PROPOSED_SCHEME = 'pepe-proposed';
 
@@ -21,16 +22,16 @@ interface Open {
  * the tool applies. A change that cannot be previewed (the edit would fail, the file is not text)
  * returns null and the modal asks instead.
  */
-export class DiffApprovals implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class DiffApprovals extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private readonly open = new Map<string, Open>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
-  private readonly subs: vscode.Disposable[];
 
   constructor(private readonly home: () => string, private readonly log: (line: string) => void = () => undefined) {
-    this.subs = [
-      vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this),
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this));
+    this._register(
       // Closing the diff editor is Reject.
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
@@ -41,7 +42,7 @@ export class DiffApprovals implements vscode.TextDocumentContentProvider, vscode
           }
         }
       }),
-    ];
+    );
   }
 
   handles(request: ApprovalRequest): boolean {
@@ -119,10 +120,9 @@ export class DiffApprovals implements vscode.TextDocumentContentProvider, vscode
     void vscode.commands.executeCommand('setContext', 'pepe.proposedChangeOpen', this.open.size > 0);
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const o of this.open.values()) o.decide({ kind: 'deny', reason: 'the window closed' });
-    for (const s of this.subs) s.dispose();
-    this.changed.dispose();
+    super.dispose();
   }
 }
 

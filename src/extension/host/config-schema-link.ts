@@ -16,14 +16,7 @@ export const SCHEMA_REF = './config.schema.json';
 export async function linkConfigSchema(pepe: Pepe, bundledSchema = BUNDLED_SCHEMA()): Promise<boolean> {
   await refreshSchemaCopy(pepe.paths.home, bundledSchema);
   if (!pepe.configSnapshot.exists || pepe.config.$schema) return pepe.config.$schema === SCHEMA_REF;
-  await pepe.store.update((draft) => {
-    // A $schema the person wrote (e.g. their own URL) is theirs: only an absent one is added.
-    if (draft.$schema !== undefined) return;
-    const rest = { ...draft };
-    for (const key of Object.keys(draft)) delete draft[key];
-    Object.assign(draft, { $schema: SCHEMA_REF, ...rest }); // first, where people look for it
-  });
-  await pepe.reload();
+  await pepe.configLinkSchema(SCHEMA_REF);
   return true;
 }
 

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import type { ProblemNode } from '../views/nodes.js';
 import { problemPosition, type ProblemPosition } from './config-problem.js';
+import { Disposable, DisposableStore } from '../disposable.js';
 
 /**
  * Holds the window's one Pepe (spec 9.2: one core per window), built on first use so activation
@@ -18,10 +19,12 @@ export interface BuiltPepe {
   answerEdit?: (kind: 'allow_once' | 'deny', uri: vscode.Uri | undefined) => boolean;
 }
 
-export class PepeHost implements vscode.Disposable {
+export class PepeHost extends Disposable {
   private pepe: Promise<Pepe> | undefined;
   private built: BuiltPepe | undefined;
-  private readonly changed = new vscode.EventEmitter<void>();
+  /** What the current core was built with (diff approvals, key watching, …): released with it. */
+  private readonly resources = this._register(new DisposableStore());
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fired after config.json or the plugins folder changed and Pepe re-read it (or failed to). */
   readonly onDidChange = this.changed.event;
   /** The last config.json problem, shown in the views instead of stale data; null when fine. */
@@ -46,7 +49,9 @@ export class PepeHost implements vscode.Disposable {
     return { kind: 'problem', message: this.configProblem ?? '', ...(this.configProblemAt ? { at: this.configProblemAt } : {}) };
   }
 
-  constructor(private readonly build: (host: PepeHost) => Promise<BuiltPepe>) {}
+  constructor(private readonly build: (host: PepeHost) => Promise<BuiltPepe>) {
+    super();
+  }
 
   /** The Pepe built so far, if any (never builds one). */
   get current(): Pepe | undefined {
@@ -67,6 +72,7 @@ export class PepeHost implements vscode.Disposable {
     this.pepe ??= this.build(this).then(
       (b) => {
         this.built = b;
+        for (const r of b.resources) this.resources.add(r);
         return b.pepe;
       },
       (e: unknown) => {
@@ -105,13 +111,13 @@ export class PepeHost implements vscode.Disposable {
     this.changed.fire();
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.release();
-    this.changed.dispose();
+    super.dispose();
   }
 
   private release(): void {
-    for (const r of this.built?.resources.reverse() ?? []) r.dispose();
+    this.resources.clear();
     this.built?.pepe.dispose();
     this.built = undefined;
     this.pepe = undefined;

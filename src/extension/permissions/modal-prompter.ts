@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Decision, Prompter } from '../../core/permissions/approval.js';
 import { approvalView, type ScopeChoice } from '../../core/permissions/approval-view.js';
-import { visible } from '../../core/permissions/display.js';
+import { visible } from '../../core/display.js';
 
 /**
  * The permission barrier as a modal dialog (spec 5.2, 9.2), readable at a glance: one line saying

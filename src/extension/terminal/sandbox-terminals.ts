@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { SandboxSurface } from '../../core/builtins.js';
+import type { SandboxSurface } from '../../core/slots/builtin/index.js';
 import { errorMessage } from '../../core/errors.js';
-import { shellQuote } from '../../core/permissions/display.js';
+import { shellQuote } from '../../core/display.js';
 import type { SandboxRunOptions, SandboxRunResult } from '../../core/slots/builtin/sandbox.js';
 import { AgentPty } from './agent-pty.js';
 

@@ -2,8 +2,10 @@
  * The import graph of src/ checked against docs/architecture.md with dependency-cruiser: every
  * rule in .dependency-cruiser.cjs (core never imports vscode or a host; the hosts never import each
  * other; the webview imports the core's types only; protocol is a leaf; the runtime never imports
- * the Pepe facade; no cycles). The same rules run over a temporary copy of src/ with forbidden
- * imports added, to show each one is caught.
+ * the Pepe facade; no cycles), and the layers of src/core (core-layers.ts: no import from a lower
+ * layer to a higher one, no cycle between folders). The same rules run over a temporary copy of
+ * src/ with forbidden imports added, and the layer rule over a small tree of its own, to show each
+ * one is caught.
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -12,30 +14,40 @@ import { dirname, join } from 'node:path';
 import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { layerViolations } from './core-layers.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
-/**
- * KNOWN VIOLATIONS, TO BE EMPTIED. The refactoring of issue 11 that removes these is in progress
- * in other files; each entry is one violation as `rule: a → b` (for cycles, the whole chain). The
- * test fails on any violation not listed here AND on any entry that no longer occurs, so this list
- * can only shrink. When it is empty, delete it: the rules then hold without exception.
- */
-const KNOWN_VIOLATIONS: string[] = [];
-
-/** Runs the project's rules over `<base>/src`; `base` must hold tsconfig.json and node_modules. */
-async function violations(base: string): Promise<string[]> {
+/** Cruises `<base>/src` with the project's rules; `base` must hold tsconfig.json and node_modules. */
+async function cruiseSrc(base: string): Promise<ICruiseResult> {
   const cwd = process.cwd();
   process.chdir(base); // the rules' paths are relative to the folder cruised from
   try {
     const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.cjs'));
     const tsConfig = extractTSConfig(join(base, 'tsconfig.json'));
     const out = await cruise(['src'], { ...options, tsConfig: { fileName: join(base, 'tsconfig.json') } }, {}, { tsConfig });
-    const result = out.output as ICruiseResult;
-    return result.summary.violations.map(wording).sort();
+    return out.output as ICruiseResult;
   } finally {
     process.chdir(cwd);
   }
+}
+
+/** Every broken rule, the dependency-cruiser ones and the layers of src/core, one line each. */
+async function violations(base: string): Promise<string[]> {
+  const result = await cruiseSrc(base);
+  return [...result.summary.violations.map(wording), ...layerViolations(result.modules)].sort();
+}
+
+/** A tree of its own beside the project: tsconfig.json, node_modules and the given files under src/. */
+function tree(files: Record<string, string>): string {
+  const base = mkdtempSync(join(tmpdir(), 'pepe-layers-'));
+  writeFileSync(join(base, 'tsconfig.json'), readFileSync(join(ROOT, 'tsconfig.json')));
+  symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'), 'dir');
+  for (const [file, source] of Object.entries(files)) {
+    mkdirSync(dirname(join(base, file)), { recursive: true });
+    writeFileSync(join(base, file), source);
+  }
+  return base;
 }
 
 function wording(v: IViolation): string {
@@ -46,11 +58,45 @@ function wording(v: IViolation): string {
 describe('the import graph (docs/architecture.md, enforced with dependency-cruiser)', function () {
   this.timeout(120_000);
 
-  it('src/ breaks none of the rules (besides the known violations listed above, which may only shrink)', async () => {
-    const found = await violations(ROOT);
-    const unexpected = found.filter((v) => !KNOWN_VIOLATIONS.includes(v));
-    const stale = KNOWN_VIOLATIONS.filter((v) => !found.includes(v));
-    assert.deepEqual({ unexpected, stale }, { unexpected: [], stale: [] }, 'new violations must be fixed; stale entries must be removed from KNOWN_VIOLATIONS');
+  it('src/ breaks none of the rules, the layers of src/core included', async () => {
+    assert.deepEqual(await violations(ROOT), []);
+  });
+
+  describe('the layer rule, on a small tree of its own', () => {
+    const clean = {
+      'src/core/errors.ts': 'export class PepeError extends Error {}\n',
+      'src/core/config/schema.ts': "import { PepeError } from '../errors.js';\nexport const schema = () => PepeError;\n",
+      'src/core/models/provider.ts': "import { schema } from '../config/schema.js';\nexport const provider = () => schema;\n",
+      'src/core/plugins/registry.ts': "import { provider } from '../models/provider.js';\nexport const registry = () => provider;\n",
+      'src/core/runtime/turn.ts': "import type { PepeError } from '../errors.js';\nimport { registry } from '../plugins/registry.js';\nexport const turn = (e?: PepeError) => [registry, e];\n",
+    };
+    const bases: string[] = [];
+    const layers = async (files: Record<string, string>) => {
+      const base = tree(files);
+      bases.push(base);
+      return layerViolations((await cruiseSrc(base)).modules);
+    };
+    after(() => { for (const b of bases) rmSync(b, { recursive: true, force: true }); });
+
+    it('finds nothing in a tree that keeps the order (downward imports, type-only ones included)', async () => {
+      assert.deepEqual(await layers(clean), []);
+    });
+
+    it('catches a planted upward import, type-only included, and the folder cycle it makes', async () => {
+      const found = await layers({ ...clean, 'src/core/config/schema.ts': "import type { turn } from '../runtime/turn.js';\nexport const schema = (t?: typeof turn) => t;\n" });
+      assert.ok(found.includes('upward: src/core/config/schema.ts (config) → src/core/runtime/turn.ts (runtime)'), found.join('; '));
+      assert.ok(found.some((v) => /^folder-cycle \(among src\/core\/config\/, src\/core\/models\/, src\/core\/plugins\/, src\/core\/runtime\/\): /.test(v)), found.join('; '));
+    });
+
+    it('catches a planted cycle between two folders of one layer (no import runs upward)', async () => {
+      const found = await layers({ ...clean, 'src/core/models/provider.ts': "import { registry } from '../plugins/registry.js';\nexport const provider = () => registry;\n", 'src/core/plugins/registry.ts': "import { schema } from '../config/schema.js';\nimport { provider } from '../models/provider.js';\nexport const registry = () => [schema, provider];\n" });
+      assert.deepEqual(found, ['folder-cycle (among src/core/models/, src/core/plugins/): src/core/models/ → src/core/plugins/ → src/core/models/']);
+    });
+
+    it('names a folder that belongs to no layer', async () => {
+      const found = await layers({ ...clean, 'src/core/gadgets/thing.ts': "import { schema } from '../config/schema.js';\nexport const thing = schema;\n" });
+      assert.deepEqual(found, ['unplaced: src/core/gadgets/']);
+    });
   });
 
   describe('catches a forbidden import added to a copy of src/', () => {

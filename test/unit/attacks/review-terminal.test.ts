@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { TerminalRenderer } from '../../../src/cli/render.js';
-import type { TurnEvent } from '../../../src/core/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import { recordAttacks } from './record.js';
 
 /**

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { EventLog } from '../../../src/core/log.js';
 import { PendingApprovals } from '../../../src/core/permissions/pending.js';
-import type { TurnEvent } from '../../../src/core/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import { TurnEventRedactor } from '../../../src/core/secrets/redact-events.js';
 import { REDACTED, Redactor, secretForms, StreamRedactor } from '../../../src/core/secrets/redact.js';
 import { CLI, ensureBuilt } from '../helpers/cli.js';

@@ -58,7 +58,7 @@ describe('agent cores: child agents (ctx.agents.run/spawn)', () => {
   it("tools: 'none' or [] hides every tool; a list narrows", () => {
     assert.equal(childRequest('a', 't', { tools: 'none' }, caller).tools, 'none');
     assert.equal(childRequest('a', 't', { tools: [] }, caller).tools, 'none');
-    assert.deepEqual(childRequest('a', 't', { tools: ['read_file', 'read_file'] }, caller).tools, { only: ['read_file'] });
+    assert.deepEqual(childRequest('a', 't', { tools: ['read_file', 'list_dir'] }, caller).tools, { only: ['read_file', 'list_dir'] });
     assert.equal(childRequest('a', 't', { tools: 'all' }, caller).tools, 'all');
   });
 
@@ -66,6 +66,13 @@ describe('agent cores: child agents (ctx.agents.run/spawn)', () => {
     assert.throws(() => childRequest('a', 't', { input_slots: 'all' }, caller), /ctx\.agents options/);
     assert.throws(() => childRequest('a', 't', { tools: 'some' }, caller), /tools/);
     assert.throws(() => childRequest('', 't', {}, caller), /agent name/);
+  });
+
+  it('a list naming an id twice is an error, never silently merged (inputSlots, outputSlots, tools)', () => {
+    assert.throws(() => childRequest('a', 't', { inputSlots: ['pre', 'audit', 'pre'] }, caller), /^TypeError: ctx\.agents options: inputSlots: "pre" is named twice \(name each slot once\)$/);
+    assert.throws(() => childRequest('a', 't', { outputSlots: ['log', 'log'] }, caller), /^TypeError: ctx\.agents options: outputSlots: "log" is named twice/);
+    assert.throws(() => childRequest('a', 't', { tools: ['read_file', 'read_file'] }, caller), /^TypeError: ctx\.agents options: tools: "read_file" is named twice \(name each tool once\)$/);
+    assert.deepEqual(childRequest('a', 't', { inputSlots: ['pre', 'audit'], outputSlots: ['log'], tools: ['read_file'] }, caller).input, { only: ['pre', 'audit'] });
   });
 
   it('the child runs with the selection: runInput/runOutput honour it', async () => {

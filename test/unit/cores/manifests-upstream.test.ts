@@ -29,7 +29,27 @@ describe('agent cores: manifests and capabilities as upstream writes them', () =
     ]) {
       assert.equal(capabilityProblem(cap), null, cap);
     }
-    assert.match(capabilityProblem('secret.bind:*')!, /not allowed/);
+  });
+
+  it('secret.bind:* is accepted, as upstream, and grants nothing: the core loads and can bind no secret with it', async () => {
+    assert.equal(capabilityProblem('secret.bind:*'), null);
+    assert.equal(grants(['secret.bind:*'], 'secret.bind:X'), false);
+    assert.equal(grants(['secret.bind:*'], 'secret.bind:*'), false, 'not even itself');
+    assert.equal(grants(['secret.bind:*', 'secret.bind:X'], 'secret.bind:X'), true);
+    const dir = scaffolded();
+    slot(dir, 'input', 'binder', {
+      manifest: { capabilities: '[secret.bind:*]' },
+      module: "export function process(ctx: any) { ctx.input.addContext(String([ctx.capability.can('secret.bind:*'), ctx.capability.can('secret.bind:GITHUB_TOKEN')]), { role: 'user' }); }\n",
+    });
+    slot(dir, 'input', 'requirer', {
+      manifest: { capabilities: '[secret.bind:*]' },
+      module: "export function process(ctx: any) { ctx.capability.require('secret.bind:*'); }\n",
+    });
+    pipelines(dir, { input: ['binder', 'requirer', 'base_input'] });
+    assert.deepEqual(checkCore(dir), [], 'it loads: no problem at load');
+    const out = await runInput(loadCore(dir), new FakeHost(), turnArgs());
+    assert.ok(out.context.some((c) => c.text === 'false,false'), JSON.stringify(out.context));
+    assert.match(out.failures[0]!.message, /secret\.bind:\* grants nothing: name the one environment variable/);
   });
 
   it('an unknown name gets a "did you mean"', () => {

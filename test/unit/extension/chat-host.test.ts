@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasHiddenCharacters } from '../../../src/core/permissions/display.js';
+import { hasHiddenCharacters } from '../../../src/core/display.js';
 import { UsageLedger } from '../../../src/core/runtime/usage.js';
 import { SessionStore } from '../../../src/core/runtime/session-store.js';
 import type { TurnEvent } from '../../../src/core/events.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { hasHiddenCharacters } from '../../../src/core/permissions/display.js';
+import { hasHiddenCharacters } from '../../../src/core/display.js';
 import { PanelTaint } from '../../../src/extension/chat/panel-taint.js';
 import { inertEvent } from '../../../src/extension/chat/inert-items.js';
 import { HostMessageSchema, WebviewMessageSchema } from '../../../src/protocol/messages.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { MockProvider } from '../../../src/core/models/mock.js';
 import type { MockScript } from '../../../src/core/models/mock-script.js';
 import { createPepe } from '../../../src/core/pepe.js';
-import type { TurnEvent } from '../../../src/core/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import { expectedCalls, fuzzCase, outcomeOf, type Outcome } from '../../fixtures/routing-fuzz.js';
 import { record } from './report.js';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision, Prompter, ApprovalRequest } from '../../../src/core/permissions/index.js';
-import type { TurnEvent } from '../../../src/core/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import type { TempHome } from './home.js';
 
 export type Step =

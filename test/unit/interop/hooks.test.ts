@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolMessage } from '../../../src/core/messages.js';
-import { HookRunner } from '../../../src/core/interop/hook-runner.js';
+import { HookRunner } from '../../../src/core/runtime/hook-runner.js';
 import { script, ScriptedPrompter, type Step } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ConfigStore } from '../../../src/core/config/store.js';
 import { McpServerConfig, McpServerName, parseMcpToolName, mcpToolName, rawCredentials, capBytes } from '../../../src/core/mcp/index.js';
-import { resolveRefs } from '../../../src/core/mcp/config.js';
+import { resolveRefs } from '../../../src/core/config/mcp-servers.js';
 import { classifyTool } from '../../../src/core/permissions/tool-classes.js';
 import { TempHome } from '../helpers/home.js';
 

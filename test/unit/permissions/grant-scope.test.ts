@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ansiCQuote, displayCommand, hasHiddenCharacters, inertJson, visible } from '../../../src/core/permissions/display.js';
+import { ansiCQuote, displayCommand, hasHiddenCharacters, inertJson, visible } from '../../../src/core/display.js';
 import { bareEntries, describeGrant, entryCovers, parseEntry, scopedEntry, widenEntries } from '../../../src/core/permissions/grant-scope.js';
 
 describe('grant entries scoped to risks', () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApprovalRequest, BarrierEvent, Decision, Prompter } from '../../../src/core/permissions/approval.js';
-import { PermissionBarrier, type BarrierAgentConfig, type BarrierOptions, type ToolCallCheck } from '../../../src/core/permissions/barrier.js';
+import { PermissionBarrier } from '../../../src/core/permissions/barrier.js';
+import type { BarrierAgentConfig, BarrierOptions, ToolCallCheck } from '../../../src/core/permissions/barrier-types.js';
 import { PendingApprovals } from '../../../src/core/permissions/pending.js';
 import { newRunState } from '../../../src/core/permissions/run-state.js';
 

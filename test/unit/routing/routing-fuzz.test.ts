@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MockProvider } from '../../../src/core/models/mock.js';
 import type { MockScript } from '../../../src/core/models/mock-script.js';
-import type { TurnEvent } from '../../../src/core/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import { rng } from '../../fixtures/routing-fuzz.js';
 import { TempHome } from '../helpers/home.js';
 

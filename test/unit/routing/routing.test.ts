@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { TurnEvent } from '../../../src/core/runtime/events.js';
+import type { TurnEvent } from '../../../src/core/events.js';
 import { collectEvents, script, ScriptedPrompter, type Step } from '../helpers/agents.js';
 import { startInstantAnswerServer } from '../helpers/ddg-server.js';
 import { TempHome } from '../helpers/home.js';

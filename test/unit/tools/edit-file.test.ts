@@ -10,7 +10,7 @@ import { editFileTool } from '../../../src/core/tools/edit-file.js';
 import { ToolRefusal } from '../../../src/core/tools/tool.js';
 import { BUILTIN_TOOLS } from '../../../src/core/tools/registry.js';
 import { classifyTool } from '../../../src/core/permissions/tool-classes.js';
-import { restrictedRefusal } from '../../../src/core/tools/restricted.js';
+import { restrictedRefusal } from '../../../src/core/permissions/restricted.js';
 import { FileWorld } from './helpers.js';
 
 describe('edit_file', () => {

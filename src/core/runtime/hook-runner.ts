@@ -5,8 +5,8 @@ import { execa } from 'execa';
 import { errorMessage } from '../errors.js';
 import { confinedCommand, detectConfinement, processLimitPrefix, sandboxPolicy, type ConfinementStatus } from '../sandbox/index.js';
 import { redact } from '../secrets/scrub.js';
-import type { ToolHooks } from '../runtime/invoke-tool.js';
-import { HookAnswer, matches, type HookEntry, type HookEvent } from './hook-config.js';
+import type { ToolHooks } from './invoke-tool.js';
+import { HookAnswer, matches, type HookEntry, type HookEvent } from '../config/hooks.js';
 
 /**
  * Runs hooks (issue 24): each one confined like a sandbox command (bubblewrap: the workspace

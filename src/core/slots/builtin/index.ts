@@ -1,10 +1,10 @@
-import type { PepeConfig } from './config/schema.js';
-import type { Message } from './messages.js';
-import type { PepePaths } from './paths.js';
-import type { ModelRef } from './slots/contracts.js';
-import { BuiltinMemory } from './slots/builtin/memory.js';
-import { BuiltinSandbox, DEFAULT_MAX_OUTPUT_CHARS, type SandboxRunOptions, type SandboxRunResult } from './slots/builtin/sandbox.js';
-import { BuiltinWebSearch, DEFAULT_WEB_SEARCH_ENDPOINT } from './slots/builtin/web-search.js';
+import type { PepeConfig } from '../../config/schema.js';
+import type { Message } from '../../messages.js';
+import type { PepePaths } from '../../paths.js';
+import type { ModelRef } from '../contracts.js';
+import { BuiltinMemory } from './memory.js';
+import { BuiltinSandbox, DEFAULT_MAX_OUTPUT_CHARS, type SandboxRunOptions, type SandboxRunResult } from './sandbox.js';
+import { BuiltinWebSearch, DEFAULT_WEB_SEARCH_ENDPOINT } from './web-search.js';
 
 /**
  * Where a surface can take over how the built-in sandbox runs a command (the VS Code

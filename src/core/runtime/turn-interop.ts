@@ -4,9 +4,9 @@ import type { EventSink } from '../events.js';
 import type { Message } from '../messages.js';
 import { resolveInWorkspace } from '../tools/paths.js';
 import type { Tool } from '../tools/tool.js';
-import { instructionsBlock, instructionSelection, instructionsMessage, TurnInstructions, type InstructionFile } from './instructions.js';
-import { discoverSkills, skillsListMessage, type SkillCatalog } from './skills.js';
-import { projectRoot } from './text-files.js';
+import { instructionsBlock, instructionSelection, instructionsMessage, TurnInstructions, type InstructionFile } from '../interop/instructions.js';
+import { discoverSkills, skillsListMessage, type SkillCatalog } from '../interop/skills.js';
+import { projectRoot } from '../interop/text-files.js';
 
 /**
  * What one turn takes from the files people bring (issue 24): the project's instruction files and

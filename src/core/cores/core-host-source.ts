@@ -1,4 +1,4 @@
-import { CHILD_CHANNEL_SOURCE } from './child-channel-source.js';
+import { CHILD_CHANNEL_SOURCE } from '../plugins/child-channel-source.js';
 
 /**
  * The program an agent core's slot modules run in (spec 3.3, 7): `node -e CORE_HOST_SOURCE`, in a
@@ -84,6 +84,7 @@ function load(file) {
 // ---- the ctx mirror ----
 // The same rules as src/core/cores/capabilities.ts (grants); the host checks again when it applies an operation.
 function grantsOne(declared, wanted) {
+  if (wanted === 'secret.bind:*') return false;
   if (declared.includes(wanted)) return true;
   const colon = wanted.indexOf(':');
   const family = colon === -1 ? wanted : wanted.slice(0, colon);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRestrictedRefusal, restrictedRefusal } from '../../../src/core/tools/restricted.js';
+import { isRestrictedRefusal, restrictedRefusal } from '../../../src/core/permissions/restricted.js';
 import { collectEvents, script, ScriptedPrompter } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
 

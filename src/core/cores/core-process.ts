@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { sandboxPolicy } from '../sandbox/index.js';
 import { homedir } from 'node:os';
-import { PluginCallError } from './call-error.js';
-import { NAMED_CAPABILITIES, PLAIN_CAPABILITIES } from '../cores/capabilities.js';
-import { RemoteReturn } from '../cores/loaded-core.js';
+import { PluginCallError } from '../plugins/call-error.js';
+import { NAMED_CAPABILITIES, PLAIN_CAPABILITIES } from './capabilities.js';
+import { RemoteReturn } from './loaded-core.js';
 import { CORE_HOST_SOURCE } from './core-host-source.js';
-import { PluginHostProcess } from './host-process.js';
-import { confinedLauncher, osConfiner, pluginEnv, type PluginConfiner } from './sandboxing.js';
+import { PluginHostProcess } from '../plugins/host-process.js';
+import { confinedLauncher, osConfiner, pluginEnv, type PluginConfiner } from '../plugins/sandboxing.js';
 
 /** Where and how an agent core's modules run out of process. */
 export interface CoreIsolation {
