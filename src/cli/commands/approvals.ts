@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import type { Command } from 'commander';
 import { inertJson, visibleLine } from '../../core/permissions/display.js';
 import { describeGrant, riskKindsOf, scopedEntry } from '../../core/permissions/grant-scope.js';
@@ -6,7 +7,7 @@ import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 
 /** The background task (issue 28) whose worktree a parked call was made in: its id, or null. */
-async function taskNamer(): Promise<(workspace: string | undefined) => string | null> {
+async function taskNamer(): Promise<(call: { workspace?: string; cwd: string }) => string | null> {
   const core = await loadCliCore();
   let tasks: { id: string; worktree: string }[] = [];
   try {
@@ -14,7 +15,10 @@ async function taskNamer(): Promise<(workspace: string | undefined) => string | 
   } catch {
     // No tasks folder to read: no call names a task.
   }
-  return (workspace) => (workspace === undefined ? null : (tasks.find((t) => t.worktree === workspace)?.id ?? null));
+  return (call) => {
+    const place = call.workspace ?? call.cwd;
+    return tasks.find((t) => place === t.worktree || place.startsWith(`${t.worktree}${sep}`))?.id ?? null;
+  };
 }
 
 export function registerApprovalCommands(program: Command, ctx: CliContext): void {
@@ -29,11 +33,11 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
       const pepe = await ctx.pepe();
       const list = await pepe.pending.list({ includeExpired: !!opts.all, includeResolved: !!opts.all });
       const taskOf = await taskNamer();
-      if (opts.json) return ctx.out(inertJson(json(list.map((a) => ({ ...a, task: taskOf(a.workspace) })))));
+      if (opts.json) return ctx.out(inertJson(json(list.map((a) => ({ ...a, task: taskOf(a) })))));
       if (!list.length) return ctx.out('no pending approvals');
       // Calls from background tasks name their task; the column is there only when one does.
-      const withTask = list.some((a) => taskOf(a.workspace) !== null);
-      const row = (a: (typeof list)[number]) => [a.id, ...(withTask ? [taskOf(a.workspace) ?? '-'] : []), a.chain.map(visibleLine).join(' → '), visibleLine(a.tool), visibleLine(callText(a.args)), a.status, a.expiresAt.replace('T', ' ').slice(0, 19)];
+      const withTask = list.some((a) => taskOf(a) !== null);
+      const row = (a: (typeof list)[number]) => [a.id, ...(withTask ? [taskOf(a) ?? '-'] : []), a.chain.map(visibleLine).join(' → '), visibleLine(a.tool), visibleLine(callText(a.args)), a.status, a.expiresAt.replace('T', ' ').slice(0, 19)];
       ctx.out(table(['ID', ...(withTask ? ['TASK'] : []), 'AGENT', 'TOOL', 'CALL', 'STATUS', 'EXPIRES'], list.map(row)));
     });
 
@@ -46,7 +50,7 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
       const pepe = await ctx.pepe();
       const outcome = await pepe.approveNow(id, { always: !!opts.always });
       const a = outcome.call;
-      const task = (await taskNamer())(a.workspace);
+      const task = (await taskNamer())(a);
       const how = outcome.ran ? (outcome.isError ? 'it ran and failed' : 'it ran') : 'it was not run';
       ctx.out(`approved ${a.id} (${task ? `task ${task}, ` : ''}${a.agent}: ${visibleLine(a.tool)}); ${how}:`);
       // The result is model-influenced text: shown inert, never as terminal control sequences.
