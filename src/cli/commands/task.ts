@@ -41,11 +41,12 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
     .option('--json', 'print the task as JSON')
     .action(async (agent: string, text: string, opts: { base?: string; json?: boolean }) => {
       const pepe = await ctx.pepe({ workspace: process.cwd() });
-      if (!Object.hasOwn(pepe.config.agents ?? {}, agent)) throw new UsageError(`no agent ${agent} (pepe agent list shows them)`);
+      if (!Object.hasOwn(pepe.config.agents ?? {}, agent)) throw new UsageError(`unknown agent "${agent}" (pepe agent list shows them)`);
       const tasks = await service(pepe);
       const record = await tasks.create({ agent, text, cwd: process.cwd(), ...(opts.base !== undefined ? { base: opts.base } : {}) });
-      const pid = startRunner(record, tasks, program.opts<{ home?: string }>().home);
-      const started = tasks.store.update(record.id, (r) => (r.pid === undefined && r.status === 'starting' ? { pid } : {}));
+      // The process records its own id and progress (one writer per field: no race with it here).
+      startRunner(record, tasks, program.opts<{ home?: string }>().home);
+      const started = record;
       if (opts.json) return ctx.out(json(started));
       ctx.out(`started task ${started.id} (${visibleLine(agent)})\n  branch  ${started.branch}\n  folder  ${started.worktree}\n(pepe task show ${started.id.slice(0, 6)} follows it)`);
     });
