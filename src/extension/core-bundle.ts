@@ -7,3 +7,4 @@ export { buildPepe } from './host/build-pepe.js';
 export { HANDLERS } from './commands/handlers.js';
 export { Cancelled } from './commands/ui.js';
 export { checkManifest } from './diagnostics/manifest-check.js';
+export { TaskService, tasksHome, DEFAULT_MAX_TASKS } from '../core/tasks/index.js';

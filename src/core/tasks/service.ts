@@ -4,7 +4,7 @@ import type { UsageRecord } from '../runtime/usage.js';
 import { assertTasksHomeApart } from './data-home.js';
 import { LIVE_STATUSES, newTaskId, TaskStore, type TaskRecord } from './record.js';
 import { findCheckout } from './repository.js';
-import { addWorktree, diffTask, mergeTask, removeWorktree, resolveBase, type GitPlace, type MergeOutcome, type TaskDiff } from './worktree.js';
+import { addWorktree, baseFileText, diffTask, mergeTask, removeWorktree, resolveBase, type GitPlace, type MergeOutcome, type TaskDiff } from './worktree.js';
 
 export const DEFAULT_MAX_TASKS = 4;
 
@@ -126,6 +126,11 @@ export class TaskService {
   async diff(prefix: string, opts: { patch?: boolean } = {}): Promise<{ task: TaskRecord; diff: TaskDiff }> {
     const task = this.get(prefix);
     return { task, diff: await diffTask(task, this.place, opts) };
+  }
+
+  /** A file's text at the task's base, or null when it did not exist there. */
+  async baseText(prefix: string, path: string): Promise<string | null> {
+    return baseFileText(this.get(prefix), path, this.place);
   }
 
   /** Asks the task's process to stop (it ends its turn cleanly and records `stopped`). */

@@ -90,6 +90,13 @@ function parseNameStatus(z: string): { status: string; path: string }[] {
   return out;
 }
 
+/** A file's text at the task's base (for a side-by-side diff); null when the base has no such file. */
+export async function baseFileText(task: TaskRecord, path: string, place: GitPlace): Promise<string | null> {
+  if (!path || /[\0\n]/.test(path) || path.startsWith('/')) throw new UsageError(`"${path}" is not a path in the task`);
+  const r = await taskGit(['cat-file', 'blob', `${task.baseCommit}:${path}`], inWorktree(task, place));
+  return r.exitCode === 0 ? r.stdout : null;
+}
+
 /** Commits what the worktree holds onto the task's branch; the commit (the branch's tip either way). */
 export async function commitWorktree(task: TaskRecord, place: GitPlace): Promise<string> {
   const run = { ...inWorktree(task, place), writable: [task.gitDir, task.worktreeGitDir], identity: IDENTITY };
