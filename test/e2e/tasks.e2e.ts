@@ -61,6 +61,8 @@ describe('e2e: background tasks from the Tasks view', function () {
     await approval.locator('.action-label[aria-label^="Approve Task Call"]').click();
     await waitForTreeRow(page, 'Tasks', new RegExp(`^task ${id}: write task\\.txt, done`), 120_000);
     const worktree = path.join(root, 'tasks', 'worktrees', id);
+    const toasts = (await page.locator('.notifications-toasts .notification-list-item').allInnerTexts()).join('\n');
+    assert.ok(existsSync(path.join(worktree, 'task.txt')), `the approved call did not write the worktree; notifications: ${toasts}`);
     assert.equal(readFileSync(path.join(worktree, 'task.txt'), 'utf8'), 'from-the-task\n');
     assert.equal(existsSync(path.join(repo, 'task.txt')), false, 'the checkout is untouched until the merge');
 

@@ -67,6 +67,8 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
     vscode.commands.registerCommand(
       'pepe.task.new',
       guarded(async (args?: { agent?: string; text?: string; base?: string }) => {
+        // Checked by hand (zod stays out of activation): each given field must be text.
+        for (const key of ['agent', 'text', 'base'] as const) if (args?.[key] !== undefined && typeof args[key] !== 'string') throw new Error(`pepe.task.new: invalid arguments (${key}: expected text)`);
         const pepe = await deps.host.get();
         const agents = Object.keys(pepe.config.agents ?? {});
         const agent = args?.agent ?? (agents.length === 1 ? agents[0] : await vscode.window.showQuickPick(agents, { placeHolder: 'the agent that works on the task' }));
