@@ -16,6 +16,7 @@ import { registerUsageCommand } from './commands/usage.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerPluginCommands } from './commands/plugin.js';
 import { registerSlotCommands } from './commands/slot.js';
+import { registerTaskCommands } from './commands/task.js';
 import { registerTrustCommands } from './commands/trust.js';
 import type { CliContext } from './context.js';
 import { loadCliCore } from './core-loader.js';
@@ -53,6 +54,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerCheckpointCommands(program, ctx);
   registerMcpCommands(program, ctx);
   registerTrustCommands(program, ctx);
+  registerTaskCommands(program, ctx);
   return program;
 }
 

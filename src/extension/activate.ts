@@ -22,6 +22,7 @@ import { RoutesTree } from './views/routes-tree.js';
 import { DOC_SCHEME, ReadOnlyDocs } from './views/read-only-docs.js';
 import { SlotsTree } from './views/slots-tree.js';
 import { registerWorkspaceItems } from './views/workspace-items.js';
+import { registerTasks, type TasksTesting } from './tasks/register.js';
 
 /** Internals tests reach through the API outside production mode (extensionMode ≠ Production). */
 export interface PepeTestingApi {
@@ -29,6 +30,8 @@ export interface PepeTestingApi {
   trees: { slots: SlotsTree; routes: RoutesTree; agents: AgentsTree };
   /** The MCP Servers view and the @pepe participant's handler. */
   mcp: McpTesting;
+  /** The Tasks view and its service (issue 28). */
+  tasks: TasksTesting;
   terminalText(agent: string): string;
   /** Restricted Mode without a trust dialog (tests run VS Code with Workspace Trust off). */
   simulateTrust(trusted: boolean | undefined): void;
@@ -102,6 +105,9 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   subs.push(...mcp.disposables);
   // The workspace's agent files, MCP entries and hooks: offered for acceptance, reviewed from the views.
   subs.push(...registerWorkspaceItems({ host, apiKeys, log }));
+  // Background tasks: the Tasks view, its commands, the approvals they wait for.
+  const tasks = registerTasks({ host, log, workspace: workspaceFolder, home: pepeHome });
+  subs.push(...tasks.disposables);
   subs.push(
     Object.assign(vscode.window.createTreeView('pepe.slots', { treeDataProvider: slots, showCollapseAll: true }), {
       message: 'A slot is one job (memory, web search, sandbox…) a plugin may take over from the built-in.',
@@ -155,6 +161,7 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
       host,
       trees: { slots, routes, agents },
       mcp: mcp.testing,
+      tasks: tasks.testing,
       terminalText: (agent) => terminals.textOf(agent),
       simulateTrust: (trusted) => {
         trust.simulate(trusted);

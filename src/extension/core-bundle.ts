@@ -10,3 +10,4 @@ export { checkManifest } from './diagnostics/manifest-check.js';
 export { imagesFromWebview } from './chat/panel-images.js';
 export { searchSessions } from './chat/session-search.js';
 export { sessionMarkdown } from '../core/runtime/session-export.js';
+export { TaskService, tasksHome, DEFAULT_MAX_TASKS } from '../core/tasks/index.js';

@@ -3,7 +3,7 @@
  * comparison measured side by side (interleaved) in the same run. Writes docs/benchmarks.json and
  * docs/benchmarks.md (generated; do not edit by hand).
  *
- *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,confinement,barrier,mcp,checkpoints,extension,vsix,cli] [--out DIR]
+ *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,confinement,barrier,mcp,checkpoints,extension,vsix,cli,tasks] [--out DIR]
  *
  * --quick takes fewer samples and writes to .test-tmp/bench/ unless --out is given (a smoke run of
  * the harness, not figures to publish). --only also writes to .test-tmp/bench/ by default;
@@ -25,10 +25,11 @@ import { parallelToolsSuite } from './suites/parallel-tools.js';
 import { pluginHostSuite } from './suites/plugin-host.js';
 import { routingSuite } from './suites/routing.js';
 import { sandboxSuite } from './suites/sandbox.js';
+import { tasksSuite } from './suites/tasks.js';
 import { turnSuite } from './suites/turn.js';
 import { vsixSuite } from './suites/vsix.js';
 
-const SUITES = { turn: turnSuite, guard: guardSuite, plugin_host: pluginHostSuite, memory: memorySuite, routing: routingSuite, parallel_tools: parallelToolsSuite, sandbox: sandboxSuite, confinement: confinementSuite, barrier: barrierSuite, mcp: mcpSuite, checkpoints: checkpointsSuite, extension: extensionSuite, vsix: vsixSuite, cli: cliSuite } as const;
+const SUITES = { turn: turnSuite, guard: guardSuite, plugin_host: pluginHostSuite, memory: memorySuite, routing: routingSuite, parallel_tools: parallelToolsSuite, sandbox: sandboxSuite, confinement: confinementSuite, barrier: barrierSuite, mcp: mcpSuite, checkpoints: checkpointsSuite, extension: extensionSuite, vsix: vsixSuite, cli: cliSuite, tasks: tasksSuite } as const;
 type SuiteName = keyof typeof SUITES;
 
 function args() {

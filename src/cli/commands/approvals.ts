@@ -1,8 +1,25 @@
+import { sep } from 'node:path';
 import type { Command } from 'commander';
 import { inertJson, visibleLine } from '../../core/display.js';
 import { describeGrant, riskKindsOf, scopedEntry } from '../../core/permissions/grant-scope.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';
+import { loadCliCore } from '../core-loader.js';
+
+/** The background task (issue 28) whose worktree a parked call was made in: its id, or null. */
+async function taskNamer(): Promise<(call: { workspace?: string; cwd: string }) => string | null> {
+  const core = await loadCliCore();
+  let tasks: { id: string; worktree: string }[] = [];
+  try {
+    tasks = new core.TaskStore(core.tasksHome(process.env)).list();
+  } catch {
+    // No tasks folder to read: no call names a task.
+  }
+  return (call) => {
+    const place = call.workspace ?? call.cwd;
+    return tasks.find((t) => place === t.worktree || place.startsWith(`${t.worktree}${sep}`))?.id ?? null;
+  };
+}
 
 export function registerApprovalCommands(program: Command, ctx: CliContext): void {
   const approvals = program.command('approvals').description('calls refused because nobody was there to ask');
@@ -15,9 +32,13 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
     .action(async (opts: { all?: boolean; json?: boolean }) => {
       const pepe = await ctx.pepe();
       const list = await pepe.pending.list({ includeExpired: !!opts.all, includeResolved: !!opts.all });
-      if (opts.json) return ctx.out(inertJson(json(list)));
+      const taskOf = await taskNamer();
+      if (opts.json) return ctx.out(inertJson(json(list.map((a) => ({ ...a, task: taskOf(a) })))));
       if (!list.length) return ctx.out('no pending approvals');
-      ctx.out(table(['ID', 'AGENT', 'TOOL', 'CALL', 'STATUS', 'EXPIRES'], list.map((a) => [a.id, a.chain.map(visibleLine).join(' → '), visibleLine(a.tool), visibleLine(callText(a.args)), a.status, a.expiresAt.replace('T', ' ').slice(0, 19)])));
+      // Calls from background tasks name their task; the column is there only when one does.
+      const withTask = list.some((a) => taskOf(a) !== null);
+      const row = (a: (typeof list)[number]) => [a.id, ...(withTask ? [taskOf(a) ?? '-'] : []), a.chain.map(visibleLine).join(' → '), visibleLine(a.tool), visibleLine(callText(a.args)), a.status, a.expiresAt.replace('T', ' ').slice(0, 19)];
+      ctx.out(table(['ID', ...(withTask ? ['TASK'] : []), 'AGENT', 'TOOL', 'CALL', 'STATUS', 'EXPIRES'], list.map(row)));
     });
 
   approvals
@@ -29,15 +50,17 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
       const pepe = await ctx.pepe();
       const outcome = await pepe.approveNow(id, { always: !!opts.always });
       const a = outcome.call;
+      const task = (await taskNamer())(a);
       const how = outcome.ran ? (outcome.isError ? 'it ran and failed' : 'it ran') : 'it was not run';
-      ctx.out(`approved ${a.id} (${a.agent}: ${visibleLine(a.tool)}); ${how}:`);
+      ctx.out(`approved ${a.id} (${task ? `task ${task}, ` : ''}${a.agent}: ${visibleLine(a.tool)}); ${how}:`);
       // The result is model-influenced text: shown inert, never as terminal control sequences.
       ctx.out(outcome.content.split('\n').map((l) => `  ${visibleLine(l)}`).join('\n'));
       if (opts.always) {
         const entry = scopedEntry(a.tool, riskKindsOf(a.riskHints), a.programs);
         ctx.out(`auto_approve of ${a.agent} now holds ${visibleLine(entry)} (merged into the tool's entry if it had one), which allows ${visibleLine(describeGrant(entry))}`);
       }
-      if (a.sessionId) ctx.out(`${a.agent} is told at its next turn in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})`);
+      if (task) ctx.out(`task ${task} goes on once none of its calls wait (pepe task show ${task})`);
+      else if (a.sessionId) ctx.out(`${a.agent} is told at its next turn in session ${a.sessionId} (pepe run ${a.agent} "…" --session ${a.sessionId})`);
       if (outcome.ran && outcome.isError) process.exitCode = 1;
     });
 

@@ -118,6 +118,8 @@ export const PepeConfig = z.looseObject({
       max_steps: z.number().int().positive().optional(),
       /** US dollars a conversation may spend; a model call that could go past it is not made. */
       max_cost: z.number().nonnegative().optional(),
+      /** Background tasks (issue 28) that may run at once; default 4. */
+      max_tasks: z.number().int().positive().optional(),
     })
     .optional(),
   slot_deadlines_ms: z.partialRecord(SlotName, z.number().int().positive()).optional(),

@@ -24,7 +24,7 @@ export const CORE_LAYERS: Layer[] = [
   { name: 'slots and cores', members: ['slots/', 'cores/', 'interop/'] },
   { name: 'tools', members: ['tools/', 'context-attachments.ts'] },
   { name: 'permissions, mcp, routing', members: ['permissions/', 'mcp/', 'routing/'] },
-  { name: 'runtime', members: ['runtime/'] },
+  { name: 'runtime', members: ['runtime/', 'tasks/'] },
   { name: 'facade', members: ['pepe.ts', 'doctor.ts'] },
 ];
 

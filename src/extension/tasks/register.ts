@@ -1,0 +1,196 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { visibleLine } from '../../core/display.js';
+import type { TaskService } from '../../core/tasks/index.js';
+import { loadCore } from '../core-loader.js';
+import type { PepeHost } from '../host/pepe-host.js';
+import { TasksTree, type TaskApprovalNode, type TaskNode } from './tasks-tree.js';
+
+export const TASK_BASE_SCHEME = 'pepe-task-base';
+
+export interface TasksUiDeps {
+  host: PepeHost;
+  log: vscode.LogOutputChannel;
+  /** The folder tasks start from (the first workspace folder). */
+  workspace: () => string;
+  /** `--home` for the CLI, when the pepe.home setting names one. */
+  home: () => string | undefined;
+}
+
+export interface TasksTesting {
+  tree: TasksTree;
+  service: () => Promise<TaskService>;
+}
+
+/**
+ * Background tasks in VS Code (issue 28): the "New Background Task" command and button, the Tasks
+ * view, and its row actions (open the conversation, the diff against the base in VS Code's diff
+ * editor, merge, discard, stop, and approve or deny a task's parked calls). A task runs in a
+ * `pepe` process of its own (the bundled CLI, started detached), so it survives a window reload;
+ * the view reads the records that process writes.
+ */
+export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposable[]; testing: TasksTesting } {
+  const service = async (): Promise<TaskService> => {
+    const pepe = await deps.host.get();
+    const core = loadCore();
+    return new core.TaskService({ dataHome: core.tasksHome(process.env), pepeHome: pepe.paths.home, env: process.env, maxRunning: () => pepe.config.limits?.max_tasks ?? core.DEFAULT_MAX_TASKS, usage: () => pepe.usage.all() });
+  };
+  const tree = new TasksTree(deps.host, service);
+  const base = new BaseDocs(service);
+  const report = (e: unknown) => void vscode.window.showErrorMessage(`Pepe: ${e instanceof Error ? e.message : String(e)}`);
+  const taskOf = async (node?: TaskNode | { id?: string }): Promise<string | undefined> => {
+    if (node?.id) return node.id;
+    const tasks = (await service()).views();
+    const picked = await vscode.window.showQuickPick(tasks.map((t) => ({ label: visibleLine(t.text).slice(0, 80), description: `${t.status} · ${t.agent}`, id: t.id })), { placeHolder: 'a background task' });
+    return picked?.id;
+  };
+  const guarded =
+    <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) =>
+    async (...a: A) => {
+      try {
+        return await fn(...a);
+      } catch (e) {
+        report(e);
+        return undefined;
+      } finally {
+        tree.refresh();
+      }
+    };
+
+  const disposables: vscode.Disposable[] = [
+    tree,
+    vscode.window.createTreeView('pepe.tasks', { treeDataProvider: tree }),
+    vscode.workspace.registerTextDocumentContentProvider(TASK_BASE_SCHEME, base),
+    deps.host.onDidChange(() => tree.refresh()),
+    vscode.commands.registerCommand('pepe.task.refresh', () => tree.refresh()),
+    vscode.commands.registerCommand(
+      'pepe.task.new',
+      guarded(async (args?: { agent?: string; text?: string; base?: string }) => {
+        // Checked by hand (zod stays out of activation): each given field must be text.
+        for (const key of ['agent', 'text', 'base'] as const) if (args?.[key] !== undefined && typeof args[key] !== 'string') throw new Error(`pepe.task.new: invalid arguments (${key}: expected text)`);
+        const pepe = await deps.host.get();
+        const agents = Object.keys(pepe.config.agents ?? {});
+        const agent = args?.agent ?? (agents.length === 1 ? agents[0] : await vscode.window.showQuickPick(agents, { placeHolder: 'the agent that works on the task' }));
+        if (!agent) return undefined;
+        const text = args?.text ?? (await vscode.window.showInputBox({ prompt: `What should ${agent} do? It works in a git worktree of its own, on a new branch from HEAD.` }));
+        if (!text) return undefined;
+        const started = await startTask(deps, agent, text, args?.base);
+        void vscode.window.showInformationMessage(`Pepe: started task ${started.id} (${agent}) on branch ${started.branch}.`);
+        return started;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'pepe.task.openConversation',
+      guarded(async (node?: TaskNode) => {
+        const id = await taskOf(node);
+        if (!id) return;
+        const t = (await service()).get(id);
+        if (!t.sessionId) throw new Error(`task ${t.id} has no conversation yet`);
+        await vscode.commands.executeCommand('pepe.chat.open', { agent: t.agent, sessionId: t.sessionId });
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'pepe.task.diff',
+      guarded(async (node?: TaskNode) => {
+        const id = await taskOf(node);
+        if (!id) return undefined;
+        const { task, diff } = await (await service()).diff(id, { patch: false });
+        if (!diff.files.length) return void vscode.window.showInformationMessage(`Pepe: task ${task.id} has no changes yet.`);
+        const baseUri = (path: string, empty = false) => vscode.Uri.from({ scheme: TASK_BASE_SCHEME, path: `/${task.id}/${path}`, query: empty ? 'empty' : '' });
+        const resources = diff.files.map((f) => {
+          const right = f.status === 'D' ? baseUri(f.path, true) : vscode.Uri.file(join(task.worktree, f.path));
+          const left = f.status === 'A' ? baseUri(f.path, true) : baseUri(f.path);
+          return [vscode.Uri.file(join(task.worktree, f.path)), left, right];
+        });
+        await vscode.commands.executeCommand('vscode.changes', `Task ${task.id}: ${visibleLine(task.text).slice(0, 40)} (against ${task.base})`, resources);
+        return diff.files;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'pepe.task.merge',
+      guarded(async (node?: TaskNode, opts?: { yes?: boolean }) => {
+        const id = await taskOf(node);
+        if (!id) return undefined;
+        const tasks = await service();
+        const t = tasks.get(id);
+        if (!opts?.yes) {
+          const ok = await vscode.window.showWarningMessage(`Merge task ${t.id} (${t.branch}) into the branch checked out in ${t.checkout}?`, { modal: true, detail: 'Its worktree is committed onto its branch, then merged: a fast-forward when possible, else a merge commit. Conflicts are shown and nothing changes.' }, 'Merge');
+          if (ok !== 'Merge') return undefined;
+        }
+        const { outcome } = await tasks.merge(t.id);
+        if (outcome.kind === 'merged') void vscode.window.showInformationMessage(`Pepe: merged task ${t.id} (${outcome.how === 'fast-forward' ? 'fast-forward' : 'a merge commit'}).`);
+        else if (outcome.kind === 'nothing') void vscode.window.showInformationMessage(`Pepe: task ${t.id} has nothing your branch lacks.`);
+        else if (outcome.kind === 'conflict') void vscode.window.showErrorMessage(`Pepe: task ${t.id} was not merged: it conflicts with your branch in ${outcome.files.map(visibleLine).join(', ')}. Nothing was changed; its branch ${t.branch} holds its work.`);
+        else void vscode.window.showErrorMessage(`Pepe: task ${t.id} was not merged: ${visibleLine(outcome.why)}. Nothing was changed.`);
+        return outcome;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'pepe.task.discard',
+      guarded(async (node?: TaskNode, opts?: { yes?: boolean }) => {
+        const id = await taskOf(node);
+        if (!id) return undefined;
+        const tasks = await service();
+        const t = tasks.get(id);
+        if (!opts?.yes) {
+          const ok = await vscode.window.showWarningMessage(`Discard task ${t.id}?`, { modal: true, detail: `Its worktree ${t.worktree} and branch ${t.branch} are removed.${t.merged ? '' : ' Its changes were not merged and will be lost.'}` }, 'Discard');
+          if (ok !== 'Discard') return undefined;
+        }
+        await tasks.discard(t.id);
+        return true;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'pepe.task.stop',
+      guarded(async (node?: TaskNode) => {
+        const id = await taskOf(node);
+        if (id) (await service()).stop(id);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'pepe.task.approve',
+      guarded(async (node: TaskApprovalNode) => {
+        const outcome = await (await deps.host.get()).approveNow(node.id);
+        void vscode.window.showInformationMessage(`Pepe: approved ${node.id} for task ${node.taskId}; ${outcome.ran ? (outcome.isError ? 'it ran and failed' : 'it ran') : 'it was not run'}. The task goes on once none of its calls wait.`);
+        return outcome.ran;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'pepe.task.deny',
+      guarded(async (node: TaskApprovalNode) => {
+        await (await deps.host.get()).pending.deny(node.id, {});
+        return true;
+      }),
+    ),
+  ];
+  return { disposables, testing: { tree, service } };
+}
+
+/** Runs `pepe task start … --json` with the bundled CLI (it returns once the task's own process runs). */
+function startTask(deps: TasksUiDeps, agent: string, text: string, base?: string): Promise<{ id: string; branch: string; worktree: string }> {
+  const home = deps.home();
+  const args = [join(__dirname, 'cli.js'), ...(home ? ['--home', home] : []), 'task', 'start', agent, text, '--json', ...(base ? ['--base', base] : [])];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: deps.workspace(), env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(String(stderr).trim().replace(/^pepe: /, '') || error.message));
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        reject(new Error(`pepe task start printed no task: ${String(stderr).trim()}`));
+      }
+    });
+  });
+}
+
+/** The left side of a task's diff: a file as it is at the task's base. */
+class BaseDocs implements vscode.TextDocumentContentProvider {
+  constructor(private readonly service: () => Promise<TaskService>) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    if (uri.query === 'empty') return '';
+    const [, id, ...rest] = uri.path.split('/');
+    if (!id || !rest.length) return '';
+    return (await (await this.service()).baseText(id, rest.join('/'))) ?? '';
+  }
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, pepeCli } from '../helpers/cli.js';
+import { git, TaskPlace } from '../tasks/helpers.js';
+
+describe('pepe task: approvals from a task, stop, and the help text', function () {
+  this.timeout(180_000);
+  let place: TaskPlace;
+  before(ensureBuilt);
+  beforeEach(() => {
+    place = new TaskPlace();
+  });
+  afterEach(() => place.cleanup());
+
+  const cli = (args: string[], cwd = place.checkout) => pepeCli(place.pepeHome, args, { PEPE_TASKS_HOME: place.data }, cwd);
+  const agent = (steps: unknown[]) => {
+    const script = join(place.pepeHome, 's.json');
+    writeFileSync(script, JSON.stringify({ steps }));
+    writeFileSync(join(place.pepeHome, 'config.json'), JSON.stringify({ agents: { a: { model: `mock:${script}` } } }));
+  };
+  const status = async (id: string) => JSON.parse((await cli(['task', 'show', id, '--json'])).stdout) as { status: string; waitingFor?: string[]; turns: number; worktree: string };
+  async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`gave up waiting for ${what}`);
+  }
+
+  it('a gated call parks with the task named; the task waits, and goes on once it is approved', async () => {
+    agent([{ tool_calls: [{ name: 'bash', arguments: { command: 'echo approved > out.txt' } }] }, { text: 'waiting for you' }, { text: 'all done' }]);
+    const started = await cli(['task', 'start', 'a', 'write out.txt', '--json']);
+    assert.equal(started.exitCode, 0, started.stderr);
+    const t = JSON.parse(started.stdout);
+    await until('the task to wait', async () => (await status(t.id)).status === 'waiting');
+    const listed = await cli(['approvals', 'list']);
+    assert.match(listed.stdout, /TASK/);
+    assert.match(listed.stdout, new RegExp(t.id));
+    const [parked] = JSON.parse((await cli(['approvals', 'list', '--json'])).stdout);
+    assert.equal(parked.task, t.id);
+    assert.match((await cli(['task', 'list'])).stdout, /waiting for approval/);
+    const approved = await cli(['approvals', 'approve', parked.id]);
+    assert.equal(approved.exitCode, 0, approved.stderr);
+    assert.match(approved.stdout, new RegExp(`task ${t.id}`));
+    await until('the task to end', async () => ['done', 'failed'].includes((await status(t.id)).status));
+    const end = await status(t.id);
+    assert.equal(end.status, 'done');
+    assert.equal(end.turns, 2);
+    assert.equal(readFileSync(join(t.worktree, 'out.txt'), 'utf8'), 'approved\n');
+    assert.equal(existsSync(join(place.checkout, 'out.txt')), false);
+    assert.match((await cli(['task', 'diff', t.id.slice(0, 5)])).stdout, /\+approved/);
+  });
+
+  it('stop ends a waiting task as stopped and leaves its worktree; an unknown or ambiguous id is a usage error', async () => {
+    agent([{ tool_calls: [{ name: 'bash', arguments: { command: 'echo x > x.txt' } }] }, { text: 'waiting' }]);
+    const t = JSON.parse((await cli(['task', 'start', 'a', 'x', '--json'])).stdout);
+    await until('the task to wait', async () => (await status(t.id)).status === 'waiting');
+    const stopped = await cli(['task', 'stop', t.id]);
+    assert.equal(stopped.exitCode, 0, stopped.stderr);
+    await until('the task to stop', async () => (await status(t.id)).status === 'stopped');
+    assert.ok(existsSync(t.worktree));
+    const none = await cli(['task', 'show', 'zzzz']);
+    assert.equal(none.exitCode, 2);
+    assert.match(none.stderr, /no task zzzz/);
+    assert.equal((await cli(['task', 'start', 'nobody', 'x'])).exitCode, 2);
+    assert.equal(git(place.checkout, 'status', '--porcelain'), '');
+  });
+
+  it('--help names every subcommand and the tasks folder', async () => {
+    const r = await cli(['task', '--help']);
+    for (const word of ['start', 'list', 'show', 'diff', 'merge', 'discard', 'stop', 'PEPE_TASKS_HOME']) assert.match(r.stdout, new RegExp(word));
+    assert.doesNotMatch(r.stdout, /_run/);
+  });
+});
