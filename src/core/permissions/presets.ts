@@ -36,8 +36,9 @@ export const PERMISSION_PRESETS: Readonly<Record<PresetName, PermissionPreset>> 
     name: 'read-only',
     label: 'Read-only',
     words:
-      'Only tools that read run: reading files, memory and web search, and commands that only read. Writes, edits, other commands and MCP tools that do not say they only read are refused without asking (its conversations start in plan mode; switch a conversation to act to be asked instead).',
-    auto_approve: [],
+      'Only tools that read run: reading files, memory and web search, and commands that carry no risk at all (also when nobody is watching). Writes, edits, other commands and MCP tools that do not say they only read are refused without asking (its conversations start in plan mode; switch a conversation to act to be asked instead).',
+    // Commands that only read run with nobody watching too (plan mode refuses the rest unasked).
+    auto_approve: ['bash:none'],
     plan_mode: true,
   },
   harmless: {
