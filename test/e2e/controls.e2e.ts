@@ -50,7 +50,19 @@ describe('e2e: the controls (grants view, plan mode, context meter and budget)',
     wb = await openWorkbench({ env: { PEPE_HOME: home }, workspace, extensionDevelopmentPath: extension, settings: { 'workbench.colorTheme': 'Default Light Modern' } });
     page = wb.page;
     await waitForWorkbench(page);
-    await runCommand(page, OPEN_PANEL);
+    // On a loaded machine the test extension may take a while to register its command.
+    await waitFor(
+      async () => {
+        try {
+          await runCommand(page, OPEN_PANEL);
+          return true;
+        } catch {
+          await page.keyboard.press('Escape');
+          return undefined;
+        }
+      },
+      { timeoutMs: 240_000, what: 'the test command that opens the chat panel' },
+    );
     await chatFrameHandle(page, 60_000);
   });
   afterEach(function () {
