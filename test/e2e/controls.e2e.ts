@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { clickDialogButton, domText, onTestFailure, openViewContainer, openWorkbench, runCommand, sleep, waitFor, waitForDialog, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { domText, onTestFailure, openViewContainer, openWorkbench, runCommand, sleep, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
 import { buildChatTestExtension, chatFrame, chatFrameHandle, OPEN_PANEL } from './chat-harness';
 import { docScreenshot, expandView, makePepeHome, waitForTreeRow } from './pepe-ui';
 
@@ -116,10 +116,17 @@ describe('e2e: the controls (grants view, plan mode, context meter and budget)',
       return rows.some((r) => /writer/.test(r) && /^write_file:write/.test(r)) ? undefined : true;
     }, { timeoutMs: 30_000, what: 'the row gone from the view' });
 
+    // The next write asks: in VS Code a file change is asked as a diff to accept or reject.
     await send('write the second file');
-    const message = await waitForDialog(page, 60_000);
-    assert.match(message, /write_file/);
-    await clickDialogButton(page, 'Allow once');
+    await waitFor(
+      async () => {
+        const labels = (await page.locator('.tabs-container .tab').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).map(domText);
+        return labels.find((l) => l.includes('second.txt') && l.includes('Accept or Reject'));
+      },
+      { timeoutMs: 60_000, what: 'the diff asking about second.txt' },
+    );
+    assert.equal(existsSync(path.join(workspace, 'second.txt')), false, 'not written before the person answers');
+    await runCommand(page, 'Pepe: Accept Proposed Change');
     await waitFor(async () => (await transcriptText()).includes('Second done.') || undefined, { timeoutMs: 60_000, what: 'the second answer' });
     await waitIdle();
   });
