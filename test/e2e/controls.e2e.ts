@@ -171,7 +171,7 @@ describe('e2e: the controls (grants view, plan mode, context meter and budget)',
     await docScreenshot(page, 'chat-context-meter.png');
 
     await send('and again?');
-    await waitFor(async () => /budget could be exceeded/.test(await transcriptText()) || undefined, { timeoutMs: 60_000, what: 'the budget stopping the turn' });
+    await waitFor(async () => /the conversation budget .* could be exceeded: this call may cost up to \$1\.00/.test(await transcriptText()) || undefined, { timeoutMs: 60_000, what: 'the budget stopping the turn' });
     await waitIdle();
     assert.doesNotMatch(await transcriptText(), /never sent/);
   });
