@@ -4,6 +4,7 @@ import { inertJson } from '../core/display.js';
 import type { Pepe } from '../core/pepe.js';
 import { registerAgentCommands } from './commands/agent.js';
 import { registerApprovalCommands } from './commands/approvals.js';
+import { registerGrantCommands } from './commands/grants.js';
 import { registerChatCommand } from './commands/chat.js';
 import { registerCheckpointCommands } from './commands/checkpoints.js';
 import { registerHeartbeatCommand } from './commands/heartbeat.js';
@@ -46,6 +47,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerRunCommand(program, ctx);
   registerChatCommand(program, ctx);
   registerApprovalCommands(program, ctx);
+  registerGrantCommands(program, ctx);
   registerSessionCommands(program, ctx);
   registerUsageCommand(program, ctx);
   registerHeartbeatCommand(program, ctx);

@@ -20,6 +20,9 @@ import { PendingApprovals, widenEntries, type ApprovedCall, type Prompter } from
 import type { ToolOutcome } from './tools/tool.js';
 import type { RunTurnOptions, TurnResult } from './events.js';
 import { AgentRuntime } from './runtime/agent-runtime.js';
+import { GrantControls } from './grant-controls.js';
+import { LiveGrants } from './permissions/live-grants.js';
+import { SavedOnDisk } from './permissions/saved-on-disk.js';
 import { switchNotice } from './runtime/turn-helpers.js';
 import { Heartbeat } from './runtime/heartbeat.js';
 import { SessionStore } from './runtime/session-store.js';
@@ -113,6 +116,10 @@ export class Pepe {
   readonly hooks: HookRunner;
   /** `pepe trust …` and the editor's acceptance. */
   readonly workspaceTrust: WorkspaceTrust;
+  /** Grants this process holds in memory, published and revocable from any process (issue 25). */
+  readonly liveGrants: LiveGrants;
+  /** `pepe grants list | revoke | clear` and the Grants view. */
+  readonly grants: GrantControls;
   private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [], setAside: [] };
   private workspaceTrusted: boolean;
   private readonly untrusted: boolean;
@@ -164,7 +171,18 @@ export class Pepe {
       log: (message, detail) => this.log.write({ kind: 'info', message, ...detail }),
     });
     this.workspaceTrust = new WorkspaceTrust({ trust: this.trust, full: () => this.interopFull, reload: () => this.reload() });
+    this.liveGrants = new LiveGrants(join(this.paths.home, 'grants'));
+    this.grants = new GrantControls({
+      store: this.store,
+      config: () => this.config,
+      agentSource: (agent) => this.workspaceItems()?.agents.find((a) => a.name === agent && a.status === 'loaded')?.source ?? null,
+      sessions: this.sessions,
+      live: this.liveGrants,
+      reload: () => this.reload(),
+    });
     this.runtime = new AgentRuntime({
+      live: this.liveGrants,
+      saved: new SavedOnDisk(this.paths.config),
       hooks: (turn) => this.hooks.forTurn(turn),
       config: () => this.config,
       env: this.env,
@@ -584,6 +602,7 @@ export class Pepe {
     this.heartbeat.stop();
     this.registry.dispose();
     this.runtime.dispose();
+    this.liveGrants.dispose();
     this.builtins.sandbox.dispose();
   }
 

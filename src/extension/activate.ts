@@ -18,6 +18,7 @@ import { ExtensionOccupants } from './occupants.js';
 import { PepeStatusBar } from './status-bar.js';
 import { SandboxTerminals } from './terminal/sandbox-terminals.js';
 import { AgentsTree } from './views/agents-tree.js';
+import { registerGrantsView } from './views/grants-tree.js';
 import { RoutesTree } from './views/routes-tree.js';
 import { DOC_SCHEME, ReadOnlyDocs } from './views/read-only-docs.js';
 import { SlotsTree } from './views/slots-tree.js';
@@ -103,6 +104,8 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   // MCP servers in the sidebar, and @pepe in VS Code's own chat.
   const mcp = registerMcp({ host, log, secrets: apiKeys, defaultAgent: (pepe) => active.resolve(pepe.config) ?? null });
   subs.push(...mcp.disposables);
+  // What lets calls run unasked, from every window and the CLI; revocable from the view.
+  subs.push(...registerGrantsView(host, log).disposables);
   // The workspace's agent files, MCP entries and hooks: offered for acceptance, reviewed from the views.
   subs.push(...registerWorkspaceItems({ host, apiKeys, log }));
   // Background tasks: the Tasks view, its commands, the approvals they wait for.

@@ -113,6 +113,7 @@ describe('e2e: first hour (Add Model, keys, walkthrough, Open Chat, tokens)', fu
     await runCommand(page, 'Pepe: Add Agent…');
     await answerInput(page, 'helper');
     await pickItem(page, 'local');
+    await pickItem(page, 'Ask for everything');
     await waitForQuickInputClosed(page);
     await waitForTreeRow(page, 'Agents', /^helper: local/);
     await runCommand(page, 'Pepe: Open Chat'); // one agent: no question
@@ -148,6 +149,7 @@ describe('e2e: first hour (Add Model, keys, walkthrough, Open Chat, tokens)', fu
     await runCommand(page, 'Pepe: Add Agent…');
     await answerInput(page, 'plain');
     await pickItem(page, 'Default model chain');
+    await pickItem(page, 'Ask for everything');
     await waitForQuickInputClosed(page);
     await waitForTreeRow(page, 'Agents', /^plain: default model chain/);
     await runCommand(page, 'View: Close All Editors'); // the next chat panel is then the only webview

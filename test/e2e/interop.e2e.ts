@@ -2,14 +2,15 @@
  * Acceptance (issue 24): a workspace with a `.pepe/agents/reviewer.md` and a `.vscode/mcp.json`
  * (the real server-everything) opens with both listed as awaiting acceptance; after the person
  * accepts them (Review Workspace Items…), the reviewer agent is listed and the MCP server is in
- * the view, marked with where it comes from.
+ * the view, marked with where it comes from; a turn with the reviewer shows AGENTS.md as used.
  */
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { onTestFailure, openViewContainer, openWorkbench, repoRoot, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
-import { expandView, makePepeHome, waitForQuickInputClosed, waitForTreeRow } from './pepe-ui';
+import { domText, onTestFailure, openViewContainer, openWorkbench, repoRoot, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { chatFrame } from './chat-harness';
+import { expandView, makePepeHome, pickItem, waitForQuickInputClosed, waitForTreeRow } from './pepe-ui';
 
 describe('e2e: workspace agent files and MCP servers', function () {
   let wb: Workbench | undefined;
@@ -19,6 +20,7 @@ describe('e2e: workspace agent files and MCP servers', function () {
   before(async function () {
     workspace = mkdtempSync(path.join(tmpdir(), 'pepe-e2e-interop-ws-'));
     mkdirSync(path.join(workspace, '.pepe', 'agents'), { recursive: true });
+    writeFileSync(path.join(workspace, 'AGENTS.md'), '# Project rules\n\nRun the tests before you answer.\n');
     writeFileSync(path.join(workspace, '.pepe', 'agents', 'reviewer.md'), '---\ndescription: Reviews changes\nmodel: mock\ntools: [read_file, list_dir]\n---\nYou review code.\n');
     mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
     const main = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -61,5 +63,20 @@ describe('e2e: workspace agent files and MCP servers', function () {
     await waitForTreeRow(page, 'Agents', /^reviewer: mock · (active · )?\.pepe\/agents\/reviewer\.md/, 60_000);
     const rows = await waitForTreeRow(page, 'MCP Servers', /^MCP server everything: local · not started · no agent uses it · \.vscode\/mcp\.json \(VS Code workspace\)/, 60_000);
     assert.ok(!rows.some((r) => /awaiting acceptance/.test(r)), rows.join('\n'));
+  });
+
+  it("a turn with the reviewer shows the project's instructions as used in the chat", async function () {
+    const page = wb!.page;
+    await runCommand(page, 'Pepe: Open Chat');
+    // One agent: no question; more (a home agent, say): the picker.
+    await pickItem(page, 'reviewer', 5_000).catch(() => undefined);
+    const chat = chatFrame(page);
+    await waitFor(async () => ((await chat.locator('#agent').inputValue().catch(() => '')) === 'reviewer' ? true : undefined), { timeoutMs: 60_000, what: 'the chat for reviewer' });
+    const input = chat.locator('#input');
+    await input.fill('review this');
+    await input.press('Enter');
+    const notice = chat.locator('[data-kind="instructions-used"]').first();
+    await notice.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match(domText(await notice.innerText()), /Using AGENTS\.md/);
   });
 });

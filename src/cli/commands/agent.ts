@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { AgentConfig } from '../../core/config/schema.js';
+import { isPresetName, PERMISSION_PRESETS, PRESET_NAMES, presetNamed, withPreset } from '../../core/permissions/presets.js';
 import { json, table } from '../format.js';
 import { parseList, type CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
@@ -41,17 +42,22 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .option('--slots <list>', 'slot overrides, e.g. memory:example_memory,compaction:tail_only_compaction', parseSlots)
     .option('--project <name>', 'project it belongs to')
     .option('--core <dir>', 'attach an agent core (a folder made with pepe init); it is checked first')
-    .action(async (name: string, opts: { model?: string; tools?: string[]; canMessage?: string[]; slots?: Record<string, string>; project?: string; core?: string }) => {
+    .option('--preset <name>', `what it may do without asking: ${PRESET_NAMES.map((n) => `${n} (${PERMISSION_PRESETS[n].label.toLowerCase()})`).join(', ')}; see pepe grants list afterwards`)
+    .action(async (name: string, opts: { model?: string; tools?: string[]; canMessage?: string[]; slots?: Record<string, string>; project?: string; core?: string; preset?: string }) => {
+      if (opts.preset !== undefined && !isPresetName(opts.preset)) throw new UsageError(`--preset ${opts.preset}: the presets are ${PRESET_NAMES.join(', ')}`);
       const pepe = await ctx.pepe();
-      const config: AgentConfig = {};
+      let config: AgentConfig = {};
       if (opts.core) config.core = await checkedCore(opts.core);
       if (opts.model) config.model = opts.model;
       if (opts.tools) config.tools = opts.tools;
       if (opts.canMessage) config.can_message = opts.canMessage;
       if (opts.slots) config.slots = opts.slots as AgentConfig['slots'];
       if (opts.project) config.project = opts.project;
+      const preset = opts.preset !== undefined ? presetNamed(opts.preset) : null;
+      if (preset) config = withPreset(config, preset);
       await pepe.agentAdd(name, config);
       ctx.out(`added agent ${name}`);
+      if (preset) ctx.out(`permissions: ${preset.label}. ${preset.words}`);
     });
 
   agent

@@ -66,7 +66,7 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
 
   approvals
     .command('grants')
-    .description("what each agent's saved approvals (auto_approve) allow without asking, one line per entry")
+    .description("what each agent's saved approvals (auto_approve) allow without asking, one line per entry (pepe grants list shows these with everything else that lets a call run unasked, and revokes them)")
     .argument('[agent]', 'only this agent')
     .option('--json', 'machine-readable output')
     .action(async (agent: string | undefined, opts: { json?: boolean }) => {

@@ -148,6 +148,8 @@ export interface AgentEdit {
   tools?: string[] | null;
   systemPrompt?: string | null;
   core?: string | null;
+  /** A permission preset's settings (permissions/presets.ts): replaces auto_approve and plan_mode. */
+  permissions?: { auto_approve: readonly string[]; plan_mode: boolean };
 }
 
 export function editAgent(raw: Raw, agent: string, edit: AgentEdit): void {
@@ -171,6 +173,11 @@ export function editAgent(raw: Raw, agent: string, edit: AgentEdit): void {
   if (edit.core !== undefined) {
     if (edit.core === null) delete a.core;
     else a.core = edit.core;
+  }
+  if (edit.permissions) {
+    a.auto_approve = [...edit.permissions.auto_approve];
+    if (edit.permissions.plan_mode) a.plan_mode = true;
+    else delete a.plan_mode;
   }
 }
 

@@ -58,4 +58,18 @@ export interface BarrierOptions {
   newId?: () => string;
   /** Pepe's home and the user's home, for the commands that are never run. Default: from the environment. */
   catastrophes?: CatastropheContext;
+  /**
+   * Grants as they stand on disk now (issue 25): revocations written by any process are applied
+   * before each call, and a saved entry the turn started with counts only while it is still saved.
+   */
+  live?: BarrierLiveGrants;
+}
+
+export interface BarrierLiveGrants {
+  /** Takes away what was revoked (the session's grants, the run's task grants) before a call is judged. */
+  enforce(sessionId: string | undefined, grants: SessionGrants, run: RunPermissionState): void;
+  /** Whether `entry` of the agent's auto_approve is still saved now (false: the call is asked). */
+  savedStands(agent: string, entry: string): boolean;
+  /** A task grant was added to a run. */
+  changed(): void;
 }

@@ -62,6 +62,8 @@ export class PermissionBarrier {
   }
 
   private async judge(call: ToolCallCheck): Promise<BarrierOutcome> {
+    const live = this.options.live;
+    live?.enforce(this.options.sessionId, this.grants, call.run);
     const cls = classifyTool(call.tool);
     const { agent, tool, args } = call;
     const chain = chainOf(call);
@@ -120,10 +122,15 @@ export class PermissionBarrier {
     const onceOnly = pepeHome.length > 0;
     const narrowest = !anyArgumentsMayCover(risks) ? 'exact' : !scopedGrantMayCover(risks) ? 'exact_or_any' : undefined;
 
+    // spec 3.5: with the sandbox not confining commands, every command is asked; only a grant for
+    // exactly this call (the person saw it) still stands.
+    const wide = !unconfined;
     if (!onceOnly && !hookAsk) {
       if (riskFreeShell && person && !tainted) return { allowed: true, by: 'free', risks };
-      if (this.grants.isBypassed(agent) && !tainted && narrowest !== 'exact') return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
-      const entry = autoApproveEntry(call.agentConfig, tool, risks, programs);
+      if (wide && this.grants.isBypassed(agent) && !tainted && narrowest !== 'exact') return this.decided(call, chain, { allowed: true, by: 'bypass', risks });
+      const found = autoApproveEntry(call.agentConfig, tool, risks, programs);
+      // Revoked since the turn began (from any window): asked from the very next call.
+      const entry = wide && found !== null && (live?.savedStands(agent, found) ?? true) ? found : null;
       if (entry !== null && !tainted) return this.decided(call, chain, { allowed: true, by: 'auto_approve', entry, risks });
       // A person saw and allowed exactly these arguments this session; outside content changes
       // nothing about what they run, so the exact grant stands (the wider ones do not).
@@ -131,9 +138,9 @@ export class PermissionBarrier {
       const task = (call.run.taskGrants ?? []).find(
         (g) => g.agent === agent && g.tool === tool && scopeCovers({ risks: new Set(g.risks), programs: new Set(g.programs ?? []) }, risks, programs) && (!tainted || g.givenWhileTainted),
       );
-      if (task) return this.decided(call, chain, { allowed: true, by: 'task_grant', risks });
-      if (!tainted && narrowest !== 'exact' && this.grants.hasAny(agent, tool)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'any', risks });
-      if (!tainted && this.grants.coversRisks(agent, tool, risks, programs)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'risks', risks });
+      if (task && wide) return this.decided(call, chain, { allowed: true, by: 'task_grant', risks });
+      if (wide && !tainted && narrowest !== 'exact' && this.grants.hasAny(agent, tool)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'any', risks });
+      if (wide && !tainted && this.grants.coversRisks(agent, tool, risks, programs)) return this.decided(call, chain, { allowed: true, by: 'session_grant', grant: 'risks', risks });
     }
 
     const why: AskReason[] = [];
@@ -237,7 +244,8 @@ export class PermissionBarrier {
     let persist: string | null = null;
     switch (decision.kind) {
       case 'allow_task':
-        (call.run.taskGrants ??= []).push({ agent, tool, risks, programs, givenWhileTainted: call.run.tookInOutsideContent });
+        (call.run.taskGrants ??= []).push({ agent, tool, risks, programs, givenWhileTainted: call.run.tookInOutsideContent, at: Date.now() });
+        this.options.live?.changed();
         break;
       case 'allow_session':
         this.grants.grantExact(agent, tool, args);

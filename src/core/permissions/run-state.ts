@@ -30,6 +30,8 @@ export interface TaskGrant {
   programs?: string[];
   /** Given after outside content came in: the person saw that, so it stands. */
   givenWhileTainted: boolean;
+  /** When it was given (ms since the epoch): a revocation written later takes it away. */
+  at?: number;
 }
 
 /**

@@ -9,7 +9,9 @@ import type { EventLog } from '../log.js';
 import type { Message } from '../messages.js';
 import type { CreateProviderOptions } from '../models/factory.js';
 import type { PepePaths } from '../paths.js';
-import { defaultCatastropheContext, markOutsideContent, newRunState, PermissionBarrier, PLAN_MODE_SYSTEM_TEXT, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
+import { barrierLiveGrants, type LiveGrants } from '../permissions/live-grants.js';
+import type { SavedOnDisk } from '../permissions/saved-on-disk.js';
+import { defaultCatastropheContext, markOutsideContent, SessionGrants, newRunState, PermissionBarrier, PLAN_MODE_SYSTEM_TEXT, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
 import { canMessage } from '../routing/route-graph.js';
 import { routingFor } from '../routing/router.js';
 import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';
@@ -77,6 +79,10 @@ export interface RuntimeDeps {
   writeFile?: import('../tools/tool.js').FileWriter;
   /** VS Code's diagnostics after a file tool wrote (issue 25); absent in the CLI. */
   editorFeedback?: import('../tools/editor-feedback.js').EditorFeedback;
+  /** What this process holds in memory that lets calls run unasked, published and revocable (issue 25). */
+  live?: LiveGrants;
+  /** config.json's saved approvals as on disk now: an entry revoked meanwhile is not used (issue 25). */
+  saved?: SavedOnDisk;
   /** Hooks around each tool call of a turn (issue 24); absent or undefined: none. */
   hooks?: (turn: { agent: string; sessionId: string }) => import('./invoke-tool.js').ToolHooks | undefined;
 }
@@ -183,6 +189,16 @@ export class AgentRuntime {
 
   async runTurn(opts: RunTurnOptions): Promise<RuntimeTurnResult> {
     const turn = await this.prepare(opts);
+    // The turn's task grants are listed (and revocable) while it runs.
+    const untrack = this.deps.live?.trackRun(opts.agent, turn.sessionId, turn.run);
+    try {
+      return await this.runPrepared(turn, opts);
+    } finally {
+      untrack?.();
+    }
+  }
+
+  private async runPrepared(turn: PreparedTurn, opts: RunTurnOptions): Promise<RuntimeTurnResult> {
     let models: ModelRef[] = [];
     try {
       models = opts.model ? [modelRef(turn.config, opts.model)] : await this.chainFor(turn);
@@ -260,7 +276,7 @@ export class AgentRuntime {
     taint.save();
     // Plan mode (spec 10): the person's choice for this turn, else the agent's default; a caller's is inherited.
     if (opts.callerRun?.planMode || (opts.planMode ?? agentConfig.plan_mode === true)) run.planMode = true;
-    const barrier = this.barrierFor(id, personPresent, emit);
+    const barrier = this.barrierFor(opts.agent, id, personPresent, emit);
     const routing = routingFor(
       { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
       { agent: opts.agent, chain, signal, emit, personPresent, permissions: run },
@@ -481,12 +497,17 @@ export class AgentRuntime {
     return (await this.deps.slots.modelChain(opts.agent, agentConfig, { emit, path: chain }, async () => staticChain(config, agentConfig))).result;
   }
 
-  private barrierFor(sessionId: string, personPresent: boolean, emit: EventSink): PermissionBarrier {
+  private barrierFor(agent: string, sessionId: string, personPresent: boolean, emit: EventSink): PermissionBarrier {
     const key = `${sessionId}\u0000${personPresent}`;
     let entry = this.barriers.get(key);
     if (!entry) {
       const sink = { emit };
+      const grants = new SessionGrants();
+      const { live, saved } = this.deps;
+      live?.adopt(key, agent, sessionId, grants);
       const barrier = new PermissionBarrier({
+        grants,
+        ...(live || saved ? { live: barrierLiveGrants(live, saved)! } : {}),
         prompter: personPresent && this.deps.prompter ? this.serialPrompter : null,
         // Unanswered this long, a prompt is neither consent nor refusal: the call is parked.
         ...promptTimeout(this.deps.config()),

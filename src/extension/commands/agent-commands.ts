@@ -5,6 +5,8 @@ import { AgentAddArgs, AgentArgs, AgentRemoveArgs, parseArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
 import { pickModelFor } from './model-picker.js';
 import { Cancelled, input, pickAgent } from './ui.js';
+import { PERMISSION_PRESETS, withPreset } from '../../core/permissions/presets.js';
+import { pickPreset } from './preset-pick.js';
 
 export async function agentAdd(ctx: CommandContext, raw: unknown): Promise<unknown> {
   const args = parseArgs(AgentAddArgs, 'pepe.agent.add', raw);
@@ -19,11 +21,13 @@ export async function agentAdd(ctx: CommandContext, raw: unknown): Promise<unkno
       validateInput: (v) => (!NAME_PATTERN.test(v) ? 'letters, digits, _ . - (up to 64)' : existing.has(v) ? `agent "${v}" already exists` : undefined),
     }));
   const model = args.model ?? (await pickModelFor(ctx, pepe, `Pepe: Add Agent ${name}: model`));
-  const agent: AgentConfig = {};
+  const preset = args.preset ? PERMISSION_PRESETS[args.preset] : interactive ? await pickPreset(name) : null;
+  let agent: AgentConfig = {};
   if (model) agent.model = model;
   if (args.project) agent.project = args.project;
   if (args.tools) agent.tools = args.tools;
   if (args.canMessage) agent.can_message = args.canMessage;
+  if (preset) agent = withPreset(agent, preset);
   await pepe.agentAdd(name, agent);
   ctx.refresh();
   const problem = agentModelProblem(pepe.config, name, pepe.env);

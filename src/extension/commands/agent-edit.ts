@@ -8,8 +8,10 @@ import { AgentEditArgs, parseArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
 import { pickModelFor } from './model-picker.js';
 import { Cancelled, pick, pickAgent } from './ui.js';
+import { PERMISSION_PRESETS, type PermissionPreset } from '../../core/permissions/presets.js';
+import { pickPreset, presetDescription } from './preset-pick.js';
 
-type Edit = Pick<AgentEdit, 'modelChain' | 'tools' | 'systemPrompt'>;
+type Edit = Pick<AgentEdit, 'modelChain' | 'tools' | 'systemPrompt'> & { preset?: PermissionPreset };
 
 /**
  * Edit Agent…: the agent's model chain, tools and system prompt. With arguments, exactly the given
@@ -26,6 +28,7 @@ export async function agentEdit(ctx: CommandContext, raw: unknown): Promise<unkn
   if (args.modelChain !== undefined) edit.modelChain = args.modelChain;
   if (args.tools !== undefined) edit.tools = args.tools;
   if (args.systemPrompt !== undefined) edit.systemPrompt = args.systemPrompt;
+  if (args.preset !== undefined) edit.preset = PERMISSION_PRESETS[args.preset];
   const asked = !Object.keys(edit).length;
   if (asked) {
     const chain = current.model_chain ?? (current.model ? [current.model] : null);
@@ -34,14 +37,17 @@ export async function agentEdit(ctx: CommandContext, raw: unknown): Promise<unkn
         { label: 'Model chain', description: chain ? chain.join(' → ') : 'default model chain', value: 'model' as const },
         { label: 'Tools', description: current.tools ? current.tools.join(', ') || 'none' : 'every tool', value: 'tools' as const },
         { label: 'System prompt', description: current.system_prompt ? current.system_prompt.slice(0, 60) : 'none', value: 'prompt' as const },
+        { label: 'Permissions', description: presetDescription(current), value: 'preset' as const },
       ],
       { title: `Pepe: Edit Agent ${agent}`, placeHolder: 'what to change' },
     );
     if (what.value === 'model') edit.modelChain = await askChain(ctx, agent, chain);
     else if (what.value === 'tools') edit.tools = await askTools(agent, current.tools ?? null);
+    else if (what.value === 'preset') edit.preset = await pickPreset(agent, current);
     else edit.systemPrompt = await askPrompt(agent, current.system_prompt ?? '');
   }
-  await pepe.agentEdit(agent, edit);
+  const { preset, ...rest } = edit;
+  await pepe.agentEdit(agent, { ...rest, ...(preset ? { permissions: { auto_approve: preset.auto_approve, plan_mode: preset.plan_mode === true } } : {}) });
   await ctx.host.reload();
   const problem = agentModelProblem(pepe.config, agent, pepe.env);
   ctx.log.info(`agent ${agent} edited (${Object.keys(edit).join(', ')})${problem ? `; ${problem}` : ''}`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SLOT_NAMES } from '../../core/slots/names.js';
+import { PRESET_NAMES } from '../../core/permissions/presets.js';
 
 /**
  * Arguments of Pepe's commands, parsed at the boundary (keybindings, other extensions, tests and
@@ -36,6 +37,8 @@ export const AgentAddArgs = z.object({
   project: name.optional(),
   tools: z.array(name).optional(),
   canMessage: z.array(name).optional(),
+  /** A permission preset (what it may do without asking); asked when the name is. */
+  preset: z.enum(PRESET_NAMES).optional(),
 });
 export const AgentArgs = z.object({ agent: name.optional() });
 export const AgentRemoveArgs = z.object({ agent: name.optional(), /** Skip the confirmation dialog. */ force: z.boolean().optional() });
@@ -77,6 +80,8 @@ export const AgentEditArgs = z.object({
   tools: z.array(name).nullable().optional(),
   /** "" or null: no system prompt. */
   systemPrompt: z.string().nullable().optional(),
+  /** A permission preset: replaces its saved approvals and plan mode. */
+  preset: z.enum(PRESET_NAMES).optional(),
 });
 export const PluginInstallArgs = z.object({ path: name.optional() });
 export const ApiKeyArgs = z.object({

@@ -16,7 +16,7 @@ const registered = new Set([
   ...[...source('src/extension/activate.ts').matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1]),
 ]);
 // The MCP view's commands (and the workspace items' review) are registered with the view itself (they need no core until run).
-const direct = new Set(['src/extension/mcp/register.ts', 'src/extension/views/workspace-items.ts'].flatMap((f) => [...source(f).matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1])));
+const direct = new Set(['src/extension/mcp/register.ts', 'src/extension/views/workspace-items.ts', 'src/extension/views/grants-tree.ts'].flatMap((f) => [...source(f).matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1])));
 const contributed = new Set<string>(pkg.contributes.commands.map((c: { command: string }) => c.command));
 
 describe('package.json contributions', () => {
@@ -44,7 +44,7 @@ describe('package.json contributions', () => {
 
   it('views: Agents first with Add Model / Add Agent in its welcome; Slots collapsed', () => {
     const views = pkg.contributes.views.pepe.map((v: { id: string }) => v.id);
-    assert.deepEqual(views, ['pepe.agents', 'pepe.routes', 'pepe.slots', 'pepe.mcp']);
+    assert.deepEqual(views, ['pepe.agents', 'pepe.routes', 'pepe.slots', 'pepe.mcp', 'pepe.grants']);
     assert.equal(pkg.contributes.views.pepe[2].visibility, 'collapsed');
     const welcome = pkg.contributes.viewsWelcome.find((w: { view: string }) => w.view === 'pepe.agents').contents;
     assert.match(welcome, /\[Add Model\]\(command:pepe\.model\.add\)/);
