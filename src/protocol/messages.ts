@@ -163,6 +163,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), text: z.string() }),
   /** The failure's "Set API Key…": the host checks the name is one a configured model reads. */
   z.object({ type: z.literal('set_api_key'), name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)) }),
+  /** The failure's "Edit Model…": config.json opened at that model's entry (only a configured model). */
+  z.object({ type: z.literal('edit_model'), model: z.string().check(z.minLength(1), z.maxLength(128)) }),
+  /** The budget stop's "Edit Budget…": config.json opened at the agent's entry (its limits). */
+  z.object({ type: z.literal('edit_budget'), agent: z.string().check(z.minLength(1), z.maxLength(128)) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

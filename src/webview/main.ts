@@ -111,6 +111,8 @@ function sendInput(): void {
   post({ type: 'send', text, ...(attachments.length ? { attachments } : {}) });
   layout.input.value = '';
   save({ draft: '' });
+  // The person's own message: the conversation follows again, whatever they had scrolled to.
+  transcript.follow.jump();
 }
 
 layout.input.addEventListener('keydown', (e) => {
@@ -172,6 +174,12 @@ document.addEventListener('click', (e) => {
     }
     case 'set-api-key':
       if (target.dataset.key) post({ type: 'set_api_key', name: target.dataset.key });
+      return;
+    case 'edit-model':
+      if (target.dataset.model) post({ type: 'edit_model', model: target.dataset.model });
+      return;
+    case 'edit-budget':
+      if (target.dataset.agent) post({ type: 'edit_budget', agent: target.dataset.agent });
       return;
     case 'open-file':
       if (target.dataset.path) post({ type: 'open_file', path: target.dataset.path });

@@ -25,6 +25,7 @@ import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
 import { PanelTaint } from './panel-taint.js';
 import { PanelPlan } from './panel-plan.js';
 import { planHandover } from '../../core/permissions/plan-mode.js';
+import { openConfigAt } from './failure-fixes.js';
 
 /** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
 export const RESTRICTED_MODE_NOTICE =
@@ -44,6 +45,8 @@ export interface ChatDeps {
   defaultAgent?(pepe: Pepe): string | undefined;
   /** Told when a panel's conversation moves to another agent (`/agent`, the picker, TurnResult.switchTo). */
   onAgentSwitched?(agent: string): void;
+  /** A top-level turn ended (the Agents tree marks an agent whose last call failed). */
+  onTurnEnded?(agent: string, status: string, error: string | null): void;
   /** Workspace Trust: false in Restricted Mode, where the core runs no tool that runs code or writes. */
   isTrusted?(): boolean;
   /** config.json as the core applies it (a problem; sections set aside), said in the chat before a turn. */
@@ -292,6 +295,10 @@ export class ChatPanel implements vscode.Disposable {
         await vscode.commands.executeCommand('pepe.apiKey.set', { name: msg.name });
         return;
       }
+      case 'edit_model':
+        return openConfigAt(await this.deps.getPepe(), 'models', msg.model);
+      case 'edit_budget':
+        return openConfigAt(await this.deps.getPepe(), 'agents', msg.agent);
     }
   }
 
@@ -385,6 +392,7 @@ export class ChatPanel implements vscode.Disposable {
 
   private onEvent(event: TurnEvent): void {
     if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
+    if (event.type === 'turn_end' && event.path.length === 1) this.deps.onTurnEnded?.(event.agent, event.status, event.error ?? null);
     // A dialog (the approval, a diff to accept) had the keyboard: the input gets it back.
     if (event.type === 'approval_decided' && event.decision !== null) this.focusInput();
     if (this.taint.onEvent(event)) void this.postState();
