@@ -134,6 +134,18 @@ export class Checkpoints {
     return hits[0]!;
   }
 
+  /**
+   * The text of the file at `path` (relative to the workspace, `/`-separated) in checkpoint `ref`,
+   * or null when the checkpoint has no such file. Read as a blob: no textconv, no filters.
+   */
+  async fileAt(ref: string, path: string): Promise<string | null> {
+    const { id } = await this.get(ref);
+    const entry = await this.git.run(['ls-tree', '-z', '--full-tree', id, '--', path]);
+    const m = /^\d+ blob ([0-9a-f]{40,64})\t/.exec(entry);
+    if (!m) return null;
+    return this.git.run(['cat-file', 'blob', m[1]!]);
+  }
+
   /** What changed from checkpoint `ref` to the work tree now (or to checkpoint `to`). */
   async changes(ref: string, to?: string): Promise<FileChange[]> {
     const { from, target } = await this.range(ref, to);

@@ -62,7 +62,7 @@ export class AgentsTree extends PepeTree<Node> {
       item.id = `agent:${node.agent}:${node.source}`;
     }
     item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}${node.problem ? `\n\n${node.problem}: fix it with Edit Agent…, Add Model… or Set API Key…` : ''}${failed ? `\n\nLast call failed: ${failed}` : ''}`;
-    item.accessibilityInformation = { label: `${node.agent}: ${item.description}` };
+    item.accessibilityInformation = { label: `${node.agent}: ${item.description}${failed && !node.problem ? `: ${failed}` : ''}` };
     return item;
   }
 }
