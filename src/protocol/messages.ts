@@ -27,7 +27,15 @@ export type AttachmentChip = z.infer<typeof AttachmentChipSchema>;
 export const ChatItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), text: z.string(), attachments: z.optional(z.array(z.object({ kind: AttachmentKindSchema, label: z.string() }))) }),
   /** The turn changed files and a checkpoint was taken before it: restore to it or compare with it. */
-  z.object({ kind: z.literal('checkpoint'), sessionId: z.string(), turnId: z.string() }),
+  z.object({
+    kind: z.literal('checkpoint'),
+    sessionId: z.string(),
+    turnId: z.string(),
+    /** How many files differ from the checkpoint at the turn's end. */
+    files: z.optional(z.number()),
+    /** The checkpoint's name in lists ("before “Fix the rounding”"). */
+    label: z.optional(z.string().check(z.maxLength(300))),
+  }),
   z.object({ kind: z.literal('event'), event: TurnEventSchema }),
   /** Something the host says about the conversation (switched agent, a turn that could not start). */
   /** Tokens and cost of one turn (its consulted agents included), from the usage records. */

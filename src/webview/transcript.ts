@@ -94,9 +94,9 @@ export class Transcript {
         this.root.append(
           h(
             'div',
-            { class: 'turn-checkpoint', 'data-kind': 'turn-checkpoint', role: 'group', 'aria-label': 'This turn changed files' },
+            { class: 'turn-checkpoint', 'data-kind': 'turn-checkpoint', role: 'group', 'aria-label': changedText(item.files), title: item.label ? `Checkpoint ${item.label}` : undefined },
             icon('history'),
-            ' This turn changed files. ',
+            ` ${changedText(item.files)}. `,
             h('button', { type: 'button', class: 'text-button', 'data-action': 'restore-turn', ...data, title: 'Bring the workspace back to how it was before this turn (asks first; can be undone)' }, icon('discard'), ' Restore to before this turn'),
             h('button', { type: 'button', class: 'text-button', 'data-action': 'compare-turn', ...data, title: 'Show every change since before this turn' }, icon('diff'), ' Compare with before this turn'),
           ),
@@ -312,6 +312,10 @@ export function usageText(u: Usage): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const cost = u.costUsd > 0 ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : ' · no cost recorded';
   return `${n(u.inputTokens + u.outputTokens)} tokens (${n(u.inputTokens)} in, ${n(u.outputTokens)} out)${cost} · ${u.calls} model call${u.calls === 1 ? '' : 's'}`;
+}
+
+function changedText(files: number | undefined): string {
+  return files === undefined ? 'This turn changed files' : `This turn changed ${files} file${files === 1 ? '' : 's'}`;
 }
 
 const ATTACHMENT_ICONS: Record<string, string> = { file: 'file', folder: 'folder', problems: 'warning', selection: 'selection', terminal: 'terminal' };

@@ -28,6 +28,8 @@ export const CheckpointMeta = z.object({
   agent: z.string().optional(),
   sessionId: z.string().optional(),
   turnId: z.string().optional(),
+  /** For a "turn" checkpoint: the first line of the message that started the turn (its name in lists). */
+  message: z.string().max(200).optional(),
   /** For a "restore" checkpoint: the checkpoint restored. */
   restoring: z.string().optional(),
   /** Nested repositories left out of this checkpoint (folders relative to the workspace, at most MAX_SKIPPED). */

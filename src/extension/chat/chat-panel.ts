@@ -20,7 +20,8 @@ import { offerToTrust } from '../host/workspace-trust.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
 import { handleContextMessage } from './panel-context.js';
-import { checkpointOfTurn } from './turn-changes.js';
+import { changesOfTurn } from './turn-changes.js';
+import { checkpointLabel } from '../../core/checkpoints/checkpoint-label.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
 import { PanelTaint } from './panel-taint.js';
 import { PanelPlan } from './panel-plan.js';
@@ -365,7 +366,8 @@ export class ChatPanel implements vscode.Disposable {
       this.plan.finished(result);
       this.setSession(result.sessionId);
       // A turn that changed files had a checkpoint taken before it: offer restore and compare.
-      if (await checkpointOfTurn(pepe, result.sessionId, result.turnId)) this.queue.push({ kind: 'checkpoint', sessionId: result.sessionId, turnId: result.turnId });
+      const changed = await changesOfTurn(pepe, result.sessionId, result.turnId);
+      if (changed) this.queue.push({ kind: 'checkpoint', sessionId: result.sessionId, turnId: result.turnId, files: changed.files, label: checkpointLabel(changed.checkpoint) });
       if (result.switchTo) {
         this.running = null;
         await this.switchAgent(result.switchTo, agent);

@@ -29,6 +29,22 @@ export async function checkpointOfTurn(pepe: Pepe, sessionId: string, turnId: st
   }
 }
 
+/**
+ * The turn's checkpoint and how many files differ from it now, at the turn's end: only a turn
+ * that changed files gets the "This turn changed files" line (a command that may have written,
+ * but did not, takes a checkpoint too).
+ */
+export async function changesOfTurn(pepe: Pepe, sessionId: string, turnId: string): Promise<{ checkpoint: Checkpoint; files: number } | null> {
+  const checkpoint = await checkpointOfTurn(pepe, sessionId, turnId);
+  if (!checkpoint) return null;
+  try {
+    const files = (await (await pepe.checkpoints()).changes(checkpoint.id)).length;
+    return files > 0 ? { checkpoint, files } : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function openWorkspaceFile(pepe: Pepe, path: string): Promise<void> {
   const { real } = await insideWorkspace(pepe.workspace, path);
   await vscode.window.showTextDocument(vscode.Uri.file(real), { preview: true });
