@@ -96,6 +96,8 @@ export const PanelStateSchema = z.object({
   context: z.optional(z.nullable(z.object({ usedTokens: z.number(), windowTokens: z.number(), compactAtTokens: z.number(), compacted: z.boolean() }))),
   /** This conversation's budget (limits.max_cost), when one is set. */
   budget: z.optional(z.nullable(z.object({ limitUsd: z.number(), spentUsd: z.number() }))),
+  /** What the empty chat says about the agent: what it can do in one line, three example prompts. */
+  intro: z.optional(z.nullable(z.object({ summary: z.string().check(z.maxLength(2000)), examples: z.array(z.string().check(z.maxLength(500))).check(z.maxLength(3)) }))),
   /** The agent's project spend against its cap. */
   projectSpend: z.optional(z.nullable(z.object({ spendUsd: z.number(), capUsd: z.nullable(z.number()) }))),
 });

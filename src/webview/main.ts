@@ -5,6 +5,7 @@ import { buildLayout, fillAgents, fillHistory, fillModels, showState } from './l
 import { Transcript } from './transcript.js';
 import { AttachContext } from './attach-context.js';
 import { SlashCompletion } from './slash-commands.js';
+import { EmptyState } from './empty-state.js';
 
 /**
  * The chat webview (issue 7): talks to the host only through the protocol in src/protocol
@@ -23,6 +24,7 @@ const app = document.getElementById('app')!;
 const layout = buildLayout(app);
 const frames = new Frames();
 const transcript = new Transcript(layout.transcript, frames);
+const empty = new EmptyState(layout.transcript);
 let view: ViewState = parseViewState(vscode.getState()) ?? { agent: null, sessionId: null, model: null, draft: '' };
 let state: PanelState | null = null;
 let sessions: SessionSummary[] = [];
@@ -89,6 +91,7 @@ function onHostMessage(msg: HostMessage): void {
 function apply(next: PanelState): void {
   state = next;
   showState(layout, next);
+  empty.show(next);
   attach.show(next.attachments);
   save({ panelId: next.panelId, agent: next.agent, sessionId: next.sessionId, model: next.model });
 }
@@ -147,6 +150,12 @@ document.addEventListener('click', (e) => {
   switch (target.dataset.action) {
     case 'send':
       return sendInput();
+    case 'send-example':
+      if (target.dataset.text && !state?.busy) {
+        post({ type: 'send', text: target.dataset.text });
+        transcript.follow.jump();
+      }
+      return;
     case 'stop':
       return post({ type: 'stop' });
     case 'trust-session':

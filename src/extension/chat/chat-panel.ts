@@ -27,6 +27,7 @@ import { PanelTaint } from './panel-taint.js';
 import { PanelPlan } from './panel-plan.js';
 import { planHandover } from '../../core/permissions/plan-mode.js';
 import { openConfigAt } from './failure-fixes.js';
+import { agentIntro } from '../../core/agent-intro.js';
 
 /** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
 export const RESTRICTED_MODE_NOTICE =
@@ -493,9 +494,12 @@ export class ChatPanel implements vscode.Disposable {
     let outsideContent: string[] = [];
     let planMode = this.plan.on(undefined);
     let figures: Pick<PanelState, 'context' | 'budget' | 'projectSpend'> = {};
+    let intro: PanelState['intro'] = null;
     try {
       const pepe = await this.deps.getPepe();
       outsideContent = this.taint.current(pepe, this.agent, this.sessionId);
+      const about = this.agent ? agentIntro(pepe.config, this.agent) : null;
+      intro = about ? { summary: about.summary, examples: about.examples } : null;
       if (this.agent && this.sessionId) {
         const f = pepe.conversationFigures(this.agent, this.sessionId);
         figures = { context: f.context, budget: f.budget, projectSpend: f.project ? { spendUsd: f.project.spendUsd, capUsd: f.project.capUsd } : null };
@@ -510,7 +514,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch {
       // no Pepe: nothing to say about tiers
     }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent, planMode, canStartPlan: this.plan.canStart, ...figures };
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent, planMode, canStartPlan: this.plan.canStart, intro, ...figures };
   }
 
   private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {
