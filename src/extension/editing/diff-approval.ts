@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest, Decision } from '../../core/permissions/approval.js';
 import { visible } from '../../core/permissions/display.js';
 import { previewChange, PREVIEWED_TOOLS } from '../../core/tools/change-preview.js';
-import { describeChange } from '../../core/tools/change-summary.js';
+import { describeCallArgs, describeChange } from '../../core/tools/change-summary.js';
 
 export const PROPOSED_SCHEME = 'pepe-proposed';
 
@@ -87,7 +87,7 @@ export class DiffApprovals implements vscode.TextDocumentContentProvider, vscode
         void vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, viewColumn: vscode.ViewColumn.Beside });
         const buttons = request.onceOnly ? ['Accept', 'Reject'] : ['Accept', 'Accept for This Task', 'Reject'];
         // In words ("coder wants to edit src/prices.py: 1 change, +3 −1"); the diff beside says the rest.
-        const message = `${visible(request.agent)} wants to ${visible(describeChange(preview.path, preview.before, preview.after, preview.created, request.tool))}. ${capitalised(visible(request.whyText))}`;
+        const message = `${visible(request.agent)} wants to ${visible(changeWords(request.tool, request.args, preview))}. ${capitalised(visible(request.whyText))}`;
         void vscode.window.showInformationMessage(message, ...buttons).then((pick) => {
           if (pick === 'Accept') entry.decide({ kind: 'allow_once' });
           else if (pick === 'Accept for This Task') entry.decide({ kind: 'allow_task' });
@@ -145,4 +145,9 @@ function capitalised(text: string): string {
   if (!t) return '';
   const sentence = t.charAt(0).toUpperCase() + t.slice(1);
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/** An edit_file call counts its blocks as its changes, as the chat card does; a whole-file write counts from the preview. */
+function changeWords(tool: string, args: unknown, preview: { path: string; before: string; after: string; created: boolean }): string {
+  return (tool === 'edit_file' ? describeCallArgs(tool, args) : null) ?? describeChange(preview.path, preview.before, preview.after, preview.created, tool);
 }
