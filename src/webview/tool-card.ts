@@ -72,7 +72,10 @@ export class ToolCard {
 
   approvalAsked(summary: string): void {
     this.setStatus('approval');
-    this.body.append(h('div', { class: 'approval asked' }, icon('shield'), ` Approval asked: ${summary}`));
+    // A file change is asked on a diff (or the modal): the card says the change in words, not the core's summary.
+    const change = FILE_TOOLS.has(this.name) ? describeCallArgs(this.name, this.args) : null;
+    const text = change ? `Approval asked: ${change}.` : `Approval asked: ${summary}`;
+    this.body.append(h('div', { class: 'approval asked' }, icon('shield'), ` ${text}`));
   }
 
   approvalDecided(text: string, allowed: boolean): void {

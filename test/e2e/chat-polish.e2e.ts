@@ -233,7 +233,8 @@ describe('e2e: chat polish (issue 26)', function () {
     assert.ok(await page.locator('iframe.webview.ready').last().isVisible(), 'the chat is hidden behind the diff');
     // The notification (a toast, or in the notification centre once the toast has gone).
     const toast = page.locator('.notification-list-item-message', { hasText: 'editor wants to edit' }).first();
-    if (!(await toast.isVisible().catch(() => false))) await runCommand(page, 'Notifications: Show Notifications');
+    const shown = await toast.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
+    if (!shown) await page.locator('.statusbar-item[id="status.notifications"]').first().click();
     await toast.waitFor({ state: 'visible', timeout: 30_000 });
     const words = domText(await toast.innerText());
     assert.ok(words.startsWith('editor wants to edit prices.py: 1 change, +3 \u22121.'), words);
@@ -246,6 +247,8 @@ describe('e2e: chat polish (issue 26)', function () {
     const card = chat().locator('details.card[data-tool="edit_file"]').first();
     assert.equal(domText(await card.locator('[data-kind="change-summary"]').innerText()).trim(), 'edit prices.py: 1 change, +3 \u22121');
     const cardText = domText(await card.innerText());
+    assert.match(cardText, /Approval asked: edit prices\.py: 1 change, \+3 \u22121\../);
+    assert.doesNotMatch(cardText, /search\/replace block|relative to/);
     assert.doesNotMatch(cardText, /"edits"|"search"|"replace"/, 'the card shows the raw JSON');
     await chat().locator('[data-kind="turn-checkpoint"]').waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(domText(await chat().locator('[data-kind="turn-checkpoint"]').innerText()), /This turn changed 1 file\./);

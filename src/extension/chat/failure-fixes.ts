@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
 
@@ -10,14 +9,14 @@ import type { Pepe } from '../../core/pepe.js';
 export async function openConfigAt(pepe: Pepe, section: 'models' | 'agents', name: string): Promise<void> {
   const entries = section === 'models' ? pepe.config.models : pepe.config.agents;
   if (!entries || !Object.hasOwn(entries, name)) throw new Error(`config.json has no ${section === 'models' ? 'model' : 'agent'} named ${name}`);
-  let text = '';
-  try {
-    text = readFileSync(pepe.paths.config, 'utf8');
-  } catch {
-    // the command creates it
-  }
-  const { line, column } = entryPosition(text, section, name);
-  await vscode.commands.executeCommand('pepe.config.open', { line, column });
+  // Opened first (it may add the "$schema" line), then the cursor goes to the entry in the text as shown.
+  await vscode.commands.executeCommand('pepe.config.open');
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.fsPath !== vscode.Uri.file(pepe.paths.config).fsPath) return;
+  const { line, column } = entryPosition(editor.document.getText(), section, name);
+  const at = new vscode.Position(line - 1, column - 1);
+  editor.selection = new vscode.Selection(at, at);
+  editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
 /** Where `"name":` starts inside the top-level `section` of config.json's text (1-based); the top when not found. */
