@@ -247,7 +247,7 @@ describe('e2e: chat polish (issue 26)', function () {
     const card = chat().locator('details.card[data-tool="edit_file"]').first();
     assert.equal(domText(await card.locator('[data-kind="change-summary"]').innerText()).trim(), 'edit prices.py: 1 change, +3 \u22121');
     const cardText = domText(await card.innerText());
-    assert.match(cardText, /Approval asked: edit prices\.py: 1 change, \+3 \u22121\../);
+    assert.match(cardText, /Approval asked: edit prices\.py: 1 change, \+3 \u22121\./);
     assert.doesNotMatch(cardText, /search\/replace block|relative to/);
     assert.doesNotMatch(cardText, /"edits"|"search"|"replace"/, 'the card shows the raw JSON');
     await chat().locator('[data-kind="turn-checkpoint"]').waitFor({ state: 'visible', timeout: 30_000 });
