@@ -11,12 +11,10 @@ export async function openConfigAt(pepe: Pepe, section: 'models' | 'agents', nam
   if (!entries || !Object.hasOwn(entries, name)) throw new Error(`config.json has no ${section === 'models' ? 'model' : 'agent'} named ${name}`);
   // Opened first (it may add the "$schema" line), then the cursor goes to the entry in the text as shown.
   await vscode.commands.executeCommand('pepe.config.open');
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.fsPath !== vscode.Uri.file(pepe.paths.config).fsPath) return;
-  const { line, column } = entryPosition(editor.document.getText(), section, name);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(pepe.paths.config));
+  const { line, column } = entryPosition(doc.getText(), section, name);
   const at = new vscode.Position(line - 1, column - 1);
-  editor.selection = new vscode.Selection(at, at);
-  editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: false });
 }
 
 /** Where `"name":` starts inside the top-level `section` of config.json's text (1-based); the top when not found. */

@@ -16,7 +16,7 @@ const changeTexts = new Map<string, string>();
 
 /** Read-only documents for "Show changes" (never dirty, so closing them asks nothing). */
 export function registerChangeDocs(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(CHANGES_SCHEME, { provideTextDocumentContent: (uri) => changeTexts.get(uri.toString()) ?? '' });
+  return vscode.workspace.registerTextDocumentContentProvider(CHANGES_SCHEME, { provideTextDocumentContent: (uri) => changeTexts.get(uri.path) ?? '' });
 }
 
 /** The checkpoint taken before this turn's first change, or null (no change, no git, checkpoints off). */
@@ -62,7 +62,9 @@ export async function showChangeSinceTurn(pepe: Pepe, path: string, sessionId: s
   const relPosix = rel.split(sep).join('/');
   const before = (await cp.fileAt(checkpoint.id, relPosix)) ?? '';
   const uri = vscode.Uri.from({ scheme: CHANGES_SCHEME, path: `/${checkpoint.id.slice(0, 12)}/${relPosix}` });
-  changeTexts.set(uri.toString(), before);
+  changeTexts.set(uri.path, before);
+  // Loaded before the diff asks for it, so the left side is the checkpoint's text.
+  await vscode.workspace.openTextDocument(uri);
   const name = relPosix.split('/').at(-1) ?? relPosix;
   await vscode.commands.executeCommand('vscode.diff', uri, vscode.Uri.file(real), `${name}: before this turn ↔ now`, { preview: true, viewColumn: vscode.ViewColumn.Beside });
 }
