@@ -142,10 +142,10 @@ export class Checkpoints {
    */
   async fileAt(ref: string, path: string): Promise<string | null> {
     const { id } = await this.get(ref);
-    const entry = await this.git.run(['ls-tree', '-z', '--full-tree', id, '--', path]);
-    const m = /^\d+ blob ([0-9a-f]{40,64})\t/.exec(entry);
-    if (!m) return null;
-    return this.git.run(['cat-file', 'blob', m[1]!]);
+    const object = `${id}:${path.replace(/^\/+/, '')}`;
+    const type = (await this.git.run(['cat-file', '-t', object], { allowFail: true })).trim();
+    if (type !== 'blob') return null;
+    return this.git.run(['cat-file', 'blob', object]);
   }
 
   /** What changed from checkpoint `ref` to the work tree now (or to checkpoint `to`). */
