@@ -270,7 +270,8 @@ describe('e2e: chat polish (issue 26)', function () {
     const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
     const labels = await waitFor(async () => {
       const all = (await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText))).map(domText);
-      return all.length ? all : undefined;
+      // (the palette's own rows first, then the picker's)
+      return all.some((l) => l.includes('before “')) ? all : undefined;
     }, { timeoutMs: 30_000, what: 'the checkpoint list' });
     assert.ok(labels[0]!.includes('before “Fix the rounding in prices.py”') && labels[0]!.includes('editor'), labels.join(' | '));
     assert.ok(!labels.some((l) => l.includes('run the command')), `a turn that changed nothing is listed: ${labels.join(' | ')}`);
