@@ -19,6 +19,7 @@ import { PepeStatusBar } from './status-bar.js';
 import { SandboxTerminals } from './terminal/sandbox-terminals.js';
 import { AgentsTree } from './views/agents-tree.js';
 import { registerGrantsView } from './views/grants-tree.js';
+import { AgentFailures } from './views/agent-failures.js';
 import { RoutesTree } from './views/routes-tree.js';
 import { DOC_SCHEME, ReadOnlyDocs } from './views/read-only-docs.js';
 import { SlotsTree } from './views/slots-tree.js';
@@ -71,7 +72,9 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
   subs.push(diagnostics, new ManifestDiagnostics(diagnostics, () => loadCore().checkManifest));
 
   const slots = new SlotsTree(host);
-  const agents = new AgentsTree(host, active);
+  const failures = new AgentFailures();
+  subs.push(failures);
+  const agents = new AgentsTree(host, active, failures);
   const chat = registerChatPanels(context, {
     isTrusted: () => trust.trusted,
     getPepe: () => host.get(),
@@ -80,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     onDidChange: host.onDidChange,
     defaultAgent: (pepe) => active.resolve(pepe.config),
     onAgentSwitched: (agent) => void active.set(agent),
+    onTurnEnded: (agent, status, error) => failures.turnEnded(agent, status, error),
     configState: () => {
       const snapshot = host.current?.configSnapshot;
       return { problem: host.configProblem, hasLastGood: snapshot?.exists === true, setAside: snapshot?.setAside ?? [] };

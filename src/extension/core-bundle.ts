@@ -11,3 +11,4 @@ export { imagesFromWebview } from './chat/panel-images.js';
 export { searchSessions } from './chat/session-search.js';
 export { sessionMarkdown } from '../core/runtime/session-export.js';
 export { TaskService, tasksHome, DEFAULT_MAX_TASKS } from '../core/tasks/index.js';
+export { checkpointLabel } from '../core/checkpoints/checkpoint-label.js';

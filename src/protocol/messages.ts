@@ -33,7 +33,15 @@ export const ChatItemSchema = z.discriminatedUnion('kind', [
     images: z.optional(z.array(z.object({ label: z.string() }))),
   }),
   /** The turn changed files and a checkpoint was taken before it: restore to it or compare with it. */
-  z.object({ kind: z.literal('checkpoint'), sessionId: z.string(), turnId: z.string() }),
+  z.object({
+    kind: z.literal('checkpoint'),
+    sessionId: z.string(),
+    turnId: z.string(),
+    /** How many files differ from the checkpoint at the turn's end. */
+    files: z.optional(z.number()),
+    /** The checkpoint's name in lists ("before “Fix the rounding”"). */
+    label: z.optional(z.string().check(z.maxLength(300))),
+  }),
   z.object({ kind: z.literal('event'), event: TurnEventSchema }),
   /** Something the host says about the conversation (switched agent, a turn that could not start). */
   /** Tokens and cost of one turn (its consulted agents included), from the usage records. */
@@ -94,6 +102,8 @@ export const PanelStateSchema = z.object({
   context: z.optional(z.nullable(z.object({ usedTokens: z.number(), windowTokens: z.number(), compactAtTokens: z.number(), compacted: z.boolean() }))),
   /** This conversation's budget (limits.max_cost), when one is set. */
   budget: z.optional(z.nullable(z.object({ limitUsd: z.number(), spentUsd: z.number() }))),
+  /** What the empty chat says about the agent: what it can do in one line, three example prompts. */
+  intro: z.optional(z.nullable(z.object({ summary: z.string().check(z.maxLength(2000)), examples: z.array(z.string().check(z.maxLength(500))).check(z.maxLength(3)) }))),
   /** The agent's project spend against its cap. */
   projectSpend: z.optional(z.nullable(z.object({ spendUsd: z.number(), capUsd: z.nullable(z.number()) }))),
 });
@@ -192,6 +202,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), text: z.string(), requestId: z.optional(RequestIdSchema) }),
   /** The failure's "Set API Key…": the host checks the name is one a configured model reads. */
   z.object({ type: z.literal('set_api_key'), name: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/)) }),
+  /** The failure's "Edit Model…": config.json opened at that model's entry (only a configured model). */
+  z.object({ type: z.literal('edit_model'), model: z.string().check(z.minLength(1), z.maxLength(128)) }),
+  /** The budget stop's "Edit Budget…": config.json opened at the agent's entry (its limits). */
+  z.object({ type: z.literal('edit_budget'), agent: z.string().check(z.minLength(1), z.maxLength(128)) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

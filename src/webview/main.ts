@@ -7,6 +7,7 @@ import { Transcript } from './transcript.js';
 import { AttachContext } from './attach-context.js';
 import { SlashCompletion } from './slash-commands.js';
 import { ImageAttach } from './image-attach.js';
+import { EmptyState } from './empty-state.js';
 
 /**
  * The chat webview (issue 7): talks to the host only through the protocol in src/protocol
@@ -25,6 +26,7 @@ const app = document.getElementById('app')!;
 const layout = buildLayout(app);
 const frames = new Frames();
 const transcript = new Transcript(layout.transcript, frames);
+const empty = new EmptyState(layout.transcript);
 let view: ViewState = parseViewState(vscode.getState()) ?? { agent: null, sessionId: null, model: null, draft: '' };
 let state: PanelState | null = null;
 let sessions: SessionSummary[] = [];
@@ -124,6 +126,7 @@ function onHostMessage(msg: HostMessage): void {
 function apply(next: PanelState): void {
   state = next;
   showState(layout, next);
+  empty.show(next);
   attach.show(next.attachments);
   save({ panelId: next.panelId, agent: next.agent, sessionId: next.sessionId, model: next.model });
 }
@@ -148,6 +151,8 @@ function sendInput(): void {
   images.clear();
   layout.input.value = '';
   save({ draft: '' });
+  // The person's own message: the conversation follows again, whatever they had scrolled to.
+  transcript.follow.jump();
 }
 
 layout.input.addEventListener('keydown', (e) => {
@@ -182,6 +187,12 @@ document.addEventListener('click', (e) => {
   switch (target.dataset.action) {
     case 'send':
       return sendInput();
+    case 'send-example':
+      if (target.dataset.text && !state?.busy) {
+        post({ type: 'send', text: target.dataset.text });
+        transcript.follow.jump();
+      }
+      return;
     case 'stop':
       return post({ type: 'stop' });
     case 'trust-session':
@@ -211,6 +222,12 @@ document.addEventListener('click', (e) => {
     }
     case 'set-api-key':
       if (target.dataset.key) post({ type: 'set_api_key', name: target.dataset.key });
+      return;
+    case 'edit-model':
+      if (target.dataset.model) post({ type: 'edit_model', model: target.dataset.model });
+      return;
+    case 'edit-budget':
+      if (target.dataset.agent) post({ type: 'edit_budget', agent: target.dataset.agent });
       return;
     case 'open-file':
       if (target.dataset.path) post({ type: 'open_file', path: target.dataset.path });

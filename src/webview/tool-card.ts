@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { h, icon } from './dom.js';
+import { blocksAsDiff, describeCallArgs } from '../protocol/change-summary.js';
 
 const TRUNCATE_LINES = 30;
 const TRUNCATE_CHARS = 4000;
@@ -42,7 +43,13 @@ export class ToolCard {
       this.body.append(this.steps);
     } else {
       this.steps = null;
-      this.body.append(h('div', { class: 'label' }, 'Arguments'), h('pre', { class: 'card-args' }, formatArgs(name, args)));
+      // A file change in words and as diff lines, not as the call's JSON (issue 26).
+      const change = describeCallArgs(name, args);
+      const lines = name === 'edit_file' ? blocksAsDiff(args) : null;
+      if (change) this.body.append(h('div', { class: 'card-change', 'data-kind': 'change-summary' }, icon('diff'), ` ${change}`));
+      if (lines !== null) this.body.append(h('pre', { class: 'card-args card-diff' }, lines));
+      else if (change && name === 'write_file' && isRecord(args)) this.body.append(h('div', { class: 'label' }, 'Content'), h('pre', { class: 'card-args' }, String(args.content)));
+      else this.body.append(h('div', { class: 'label' }, 'Arguments'), h('pre', { class: 'card-args' }, formatArgs(name, args)));
     }
     this.el = h('details', { class: `card ${routed !== null ? 'route' : 'tool'}`, 'data-tool': name, 'data-call-id': id, open: true }, summary, this.body);
     this.setStatus('running');
@@ -65,7 +72,10 @@ export class ToolCard {
 
   approvalAsked(summary: string): void {
     this.setStatus('approval');
-    this.body.append(h('div', { class: 'approval asked' }, icon('shield'), ` Approval asked: ${summary}`));
+    // A file change is asked on a diff (or the modal): the card says the change in words, not the core's summary.
+    const change = FILE_TOOLS.has(this.name) ? describeCallArgs(this.name, this.args) : null;
+    const text = change ? `Approval asked: ${change}.` : `Approval asked: ${summary}`;
+    this.body.append(h('div', { class: 'approval asked' }, icon('shield'), ` ${text}`));
   }
 
   approvalDecided(text: string, allowed: boolean): void {
@@ -139,6 +149,8 @@ function routeTarget(args: unknown): string {
 
 function brief(name: string, args: unknown): string {
   if (!isRecord(args) || name === 'send_to_agent') return '';
+  const change = describeCallArgs(name, args);
+  if (change) return change.length > 80 ? `${change.slice(0, 79)}…` : change;
   const pick = name === 'bash' ? args.command : name === 'run_script' ? args.program : (args.path ?? args.query ?? args.target ?? args.to);
   const text = typeof pick === 'string' ? pick : '';
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;

@@ -6,6 +6,8 @@ import type { Frames } from './frames.js';
 import { AssistantMessage } from './streaming-message.js';
 import { ToolCard } from './tool-card.js';
 import { sentImages } from './image-attach.js';
+import { ScrollFollow } from './scroll-follow.js';
+import { failureNotice } from './failure-notice.js';
 
 /** Items rendered per slice before yielding to the browser (a long history is spread over frames). */
 const SLICE_MS = 8;
@@ -37,18 +39,13 @@ export class Transcript {
   private lastUserText: string | null = null;
   private queue: ChatItem[] = [];
   private draining = false;
-  /** Keep the newest content in view while the person is at the bottom. */
-  private stick = true;
+  /** Keeps the newest content in view unless the person scrolled up (then "Jump to latest"). */
+  readonly follow: ScrollFollow;
   /** Called with the text of a failed turn when the person presses Retry. */
   readonly retryTexts = new WeakMap<HTMLElement, string>();
 
   constructor(readonly root: HTMLElement, private readonly frames: Frames) {
-    root.addEventListener('scroll', () => {
-      this.stick = root.scrollTop + root.clientHeight >= root.scrollHeight - 48;
-    }, { passive: true });
-    frames.afterEachFrame(() => {
-      if (this.stick) root.scrollTop = root.scrollHeight;
-    });
+    this.follow = new ScrollFollow(root, frames);
   }
 
   clear(): void {
@@ -56,7 +53,7 @@ export class Transcript {
     this.runs.clear();
     this.lastUserText = null;
     this.root.replaceChildren();
-    this.stick = true;
+    this.follow.jump();
   }
 
   /** Queues items; they are rendered in time slices, in order. */
@@ -99,9 +96,9 @@ export class Transcript {
         this.root.append(
           h(
             'div',
-            { class: 'turn-checkpoint', 'data-kind': 'turn-checkpoint', role: 'group', 'aria-label': 'This turn changed files' },
+            { class: 'turn-checkpoint', 'data-kind': 'turn-checkpoint', role: 'group', 'aria-label': changedText(item.files), title: item.label ? `Checkpoint ${item.label}` : undefined },
             icon('history'),
-            ' This turn changed files. ',
+            ` ${changedText(item.files)}. `,
             h('button', { type: 'button', class: 'text-button', 'data-action': 'restore-turn', ...data, title: 'Bring the workspace back to how it was before this turn (asks first; can be undone)' }, icon('discard'), ' Restore to before this turn'),
             h('button', { type: 'button', class: 'text-button', 'data-action': 'compare-turn', ...data, title: 'Show every change since before this turn' }, icon('diff'), ' Compare with before this turn'),
           ),
@@ -246,7 +243,7 @@ export class Transcript {
         where.append(this.notice('warning', `The loop guard stopped repeated tool calls.${e.error ? ` ${e.error}` : ''}`));
         break;
       case 'budget':
-        where.append(this.notice('warning', 'Stopped before the next model call: it could have gone over a budget (limits.max_cost, or the project\'s spend cap).', undefined, 'turn-budget'));
+        where.append(this.failure(`Stopped before the next model call: it could have gone over a budget (limits.max_cost, or the project's spend cap).${e.error ? ` ${e.error}` : ''}`, 'turn-budget', e.agent));
         break;
     }
     if (run.fatal && e.status !== 'error' && e.status !== 'cancelled') where.append(this.failure(run.fatal));
@@ -262,15 +259,9 @@ export class Transcript {
     return el;
   }
 
-  /** A failed turn, said once, with Retry (and Set API Key… when a key is what is missing). */
-  private failure(text: string): HTMLElement {
-    const el = this.notice('error', text, this.lastUserText ?? undefined, 'turn-error');
-    const key = missingKeyName(text);
-    if (key) {
-      const button = h('button', { type: 'button', class: 'text-button', 'data-action': 'set-api-key', 'data-key': key, 'aria-label': `Set the API key ${key}` }, icon('key'), ' Set API Key…');
-      el.append(button);
-    }
-    return el;
+  /** A failed turn, said once: a known failure as one line with the buttons that fix it, else the text with Retry. */
+  private failure(text: string, kind = 'turn-error', agent?: string): HTMLElement {
+    return failureNotice(text, { retryText: this.lastUserText ?? undefined, kind, ...(agent ? { agent } : {}), retry: (button, t) => this.retryTexts.set(button, t) });
   }
 
   private endMessage(run: RunView): void {
@@ -325,10 +316,8 @@ export function usageText(u: Usage): string {
   return `${n(u.inputTokens + u.outputTokens)} tokens (${n(u.inputTokens)} in, ${n(u.outputTokens)} out)${cost} · ${u.calls} model call${u.calls === 1 ? '' : 's'}`;
 }
 
-/** "no API key stored for OPENAI_API_KEY …" → the key's name, so the failure offers Set API Key…. */
-export function missingKeyName(text: string): string | null {
-  const m = /no API key stored for ([A-Za-z_][A-Za-z0-9_]{0,127})/.exec(text);
-  return m ? m[1]! : null;
+function changedText(files: number | undefined): string {
+  return files === undefined ? 'This turn changed files' : `This turn changed ${files} file${files === 1 ? '' : 's'}`;
 }
 
 const ATTACHMENT_ICONS: Record<string, string> = { file: 'file', folder: 'folder', problems: 'warning', selection: 'selection', terminal: 'terminal' };

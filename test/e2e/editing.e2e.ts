@@ -185,12 +185,16 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
     assert.equal(readFileSync(file, 'utf8'), ORIGINAL);
     rmSync(file);
     await runCommand(page, 'Pepe: Restore Checkpoint…');
-    // The newest checkpoint: taken before the last turn's edit, when accepted.ts was there.
+    // The newest checkpoint: taken before the last turn's edit, when accepted.ts was there; named
+    // by the message that started that turn, with the agent beside it (issue 26).
     const focused = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused');
-    await waitFor(async () => (domText(await focused.innerText().catch(() => '')).includes('before a turn of careful') ? true : undefined), { timeoutMs: 30_000, what: 'the checkpoint list' });
+    await waitFor(async () => {
+      const row = domText(await focused.innerText().catch(() => ''));
+      return row.includes('before “please fix the answer”') && row.includes('careful') ? true : undefined;
+    }, { timeoutMs: 30_000, what: 'the checkpoint list' });
     await page.keyboard.press('Enter');
     const message = await waitForDialog(page, 30_000);
-    assert.match(message, /Restore .* to checkpoint/);
+    assert.match(message, /Restore .* to before “please fix the answer” \(careful · /);
     const detail = domText(await page.locator('.monaco-dialog-box .dialog-message-detail').innerText());
     assert.ok(detail.includes('bring back accepted.ts'), detail);
     await clickDialogButton(page, 'Restore');

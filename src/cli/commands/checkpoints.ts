@@ -4,6 +4,7 @@ import { loadCliCore } from '../core-loader.js';
 import { json, table } from '../format.js';
 import { visibleLine } from '../../core/display.js';
 import { skippedText } from '../../core/checkpoints/skipped.js';
+import { checkpointLabel } from '../../core/checkpoints/checkpoint-label.js';
 
 /**
  * `pepe checkpoints list|diff|restore` (issue 17): the snapshots taken before turns that changed
@@ -34,7 +35,7 @@ export function registerCheckpointCommands(program: Command, ctx: CliContext): v
       ctx.out(
         table(
           ['CHECKPOINT', 'WHEN', 'WHY', 'AGENT', 'SESSION', 'TURN'],
-          list.map((c) => [c.id.slice(0, 12), c.createdAt.replace('T', ' ').slice(0, 19), c.reason === 'restore' ? `before restoring ${c.restoring?.slice(0, 12) ?? '?'}` : c.reason === 'turn' ? 'before a turn' : c.reason, c.agent ?? '', c.sessionId ?? '', c.turnId ?? '']),
+          list.map((c) => [c.id.slice(0, 12), c.createdAt.replace('T', ' ').slice(0, 19), checkpointLabel(c), c.agent ?? '', c.sessionId ?? '', c.turnId ?? '']),
         ),
       );
       // Nested repositories are left out of checkpoints (git would obey their configuration).

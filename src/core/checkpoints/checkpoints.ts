@@ -28,6 +28,8 @@ export const CheckpointMeta = z.object({
   agent: z.string().optional(),
   sessionId: z.string().optional(),
   turnId: z.string().optional(),
+  /** For a "turn" checkpoint: the first line of the message that started the turn (its name in lists). */
+  message: z.string().max(200).optional(),
   /** For a "restore" checkpoint: the checkpoint restored. */
   restoring: z.string().optional(),
   /** Nested repositories left out of this checkpoint (folders relative to the workspace, at most MAX_SKIPPED). */
@@ -132,6 +134,18 @@ export class Checkpoints {
     if (hits.length === 0) throw new CheckpointError(`no checkpoint ${ref} for ${this.workspace} (see pepe checkpoints list)`, 2);
     if (hits.length > 1) throw new CheckpointError(`${ref} names ${hits.length} checkpoints; give more of the id`, 2);
     return hits[0]!;
+  }
+
+  /**
+   * The text of the file at `path` (relative to the workspace, `/`-separated) in checkpoint `ref`,
+   * or null when the checkpoint has no such file. Read as a blob: no textconv, no filters.
+   */
+  async fileAt(ref: string, path: string): Promise<string | null> {
+    const { id } = await this.get(ref);
+    const object = `${id}:${path.replace(/^\/+/, '')}`;
+    const type = (await this.git.run(['cat-file', '-t', object], { allowFail: true })).trim();
+    if (type !== 'blob') return null;
+    return this.git.run(['cat-file', 'blob', object]);
   }
 
   /** What changed from checkpoint `ref` to the work tree now (or to checkpoint `to`). */

@@ -1,5 +1,6 @@
 import type { EventSink } from '../events.js';
 import { Checkpoints } from './checkpoints.js';
+import { checkpointMessage } from './checkpoint-label.js';
 import { checkpointConfinement } from './shadow-git.js';
 import { skippedText } from './skipped.js';
 
@@ -9,6 +10,8 @@ export interface TurnCheckpointOptions {
   agent: string;
   sessionId: string;
   turnId: string;
+  /** The message that started the turn: the checkpoint is named by its first line. */
+  message?: string;
   chain: string[];
   emit: EventSink;
   env: NodeJS.ProcessEnv;
@@ -29,7 +32,8 @@ export function turnCheckpointer(options: TurnCheckpointOptions): () => Promise<
     taken ??= (async () => {
       try {
         const cp = await Checkpoints.open(options.pepeHome, options.workspace, { confinement: checkpointConfinement(options.env) });
-        const made = await cp.create({ reason: 'turn', agent: options.agent, sessionId: options.sessionId, turnId: options.turnId });
+        const message = options.message === undefined ? undefined : checkpointMessage(options.message);
+        const made = await cp.create({ reason: 'turn', agent: options.agent, sessionId: options.sessionId, turnId: options.turnId, ...(message ? { message } : {}) });
         if (made.skipped?.length) {
           options.emit({ type: 'error', path: options.chain, recoverable: true, message: `the checkpoint before this turn ${skippedText(made.skipped)}; their files are not in it` });
         }

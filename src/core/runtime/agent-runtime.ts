@@ -312,7 +312,7 @@ export class AgentRuntime {
       skills: interop.skills,
       ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
       ...(this.deps.editorFeedback ? { editorFeedback: this.deps.editorFeedback } : {}),
-      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
+      beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, message: opts.text, chain, emit, env: this.deps.env }),
     };
     // Every tool call of this turn (the model's, an agent core's, a parked call's replay) goes through one invoker.
     const hooks = this.deps.hooks?.({ agent: opts.agent, sessionId: id });
@@ -327,7 +327,7 @@ export class AgentRuntime {
       const context: ToolContext = workspace === toolContext.workspace ? toolContext : {
         ...toolContext,
         workspace,
-        beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, chain, emit, env: this.deps.env }),
+        beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, message: opts.text, chain, emit, env: this.deps.env }),
       };
       const approved = { id: parked.id, cwd: parked.cwd, ...(parked.facts ? { facts: parked.facts } : {}), risks: (parked.riskHints ?? []).map((h) => h.kind), programs: parked.programs ?? [] };
       const r = await invokeTool(visible, { id: parked.toolCallId ?? parked.id, name: parked.tool, arguments: parked.args }, { ...invokeEnv, context }, { approved });

@@ -1,3 +1,4 @@
+import type { checkpointLabel } from '../../core/checkpoints/checkpoint-label.js';
 import type { sessionMarkdown } from '../../core/runtime/session-export.js';
 import type { imagesFromWebview } from './panel-images.js';
 import type { searchSessions } from './session-search.js';
@@ -8,6 +9,7 @@ import type { searchSessions } from './session-search.js';
  * which reach the chat, so a direct import would close a loop.
  */
 export interface ChatCore {
+  checkpointLabel: typeof checkpointLabel;
   imagesFromWebview: typeof imagesFromWebview;
   searchSessions: typeof searchSessions;
   sessionMarkdown: typeof sessionMarkdown;

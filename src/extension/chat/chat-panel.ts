@@ -22,11 +22,13 @@ import { PanelAttachments } from './attachment-store.js';
 import type { ImagePart } from '../../core/images.js';
 import type { ChatCore } from './chat-core.js';
 import { handleContextMessage } from './panel-context.js';
-import { checkpointOfTurn } from './turn-changes.js';
+import { changesOfTurn } from './turn-changes.js';
 import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
 import { PanelTaint } from './panel-taint.js';
 import { PanelPlan } from './panel-plan.js';
 import { planHandover } from '../../core/permissions/plan-mode.js';
+import { openConfigAt } from './failure-fixes.js';
+import { agentIntro } from '../../core/agent-intro.js';
 
 /** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
 export const RESTRICTED_MODE_NOTICE =
@@ -48,6 +50,8 @@ export interface ChatDeps {
   defaultAgent?(pepe: Pepe): string | undefined;
   /** Told when a panel's conversation moves to another agent (`/agent`, the picker, TurnResult.switchTo). */
   onAgentSwitched?(agent: string): void;
+  /** A top-level turn ended (the Agents tree marks an agent whose last call failed). */
+  onTurnEnded?(agent: string, status: string, error: string | null): void;
   /** Workspace Trust: false in Restricted Mode, where the core runs no tool that runs code or writes. */
   isTrusted?(): boolean;
   /** config.json as the core applies it (a problem; sections set aside), said in the chat before a turn. */
@@ -306,6 +310,10 @@ export class ChatPanel implements vscode.Disposable {
         await vscode.commands.executeCommand('pepe.apiKey.set', { name: msg.name });
         return;
       }
+      case 'edit_model':
+        return openConfigAt(await this.deps.getPepe(), 'models', msg.model);
+      case 'edit_budget':
+        return openConfigAt(await this.deps.getPepe(), 'agents', msg.agent);
     }
   }
 
@@ -373,7 +381,8 @@ export class ChatPanel implements vscode.Disposable {
       this.plan.finished(result);
       this.setSession(result.sessionId);
       // A turn that changed files had a checkpoint taken before it: offer restore and compare.
-      if (await checkpointOfTurn(pepe, result.sessionId, result.turnId)) this.queue.push({ kind: 'checkpoint', sessionId: result.sessionId, turnId: result.turnId });
+      const changed = await changesOfTurn(pepe, result.sessionId, result.turnId);
+      if (changed) this.queue.push({ kind: 'checkpoint', sessionId: result.sessionId, turnId: result.turnId, files: changed.files, label: this.deps.core().checkpointLabel(changed.checkpoint) });
       if (result.switchTo) {
         this.running = null;
         await this.switchAgent(result.switchTo, agent);
@@ -400,6 +409,7 @@ export class ChatPanel implements vscode.Disposable {
 
   private onEvent(event: TurnEvent): void {
     if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
+    if (event.type === 'turn_end' && event.path.length === 1) this.deps.onTurnEnded?.(event.agent, event.status, event.error ?? null);
     // A dialog (the approval, a diff to accept) had the keyboard: the input gets it back.
     if (event.type === 'approval_decided' && event.decision !== null) this.focusInput();
     if (this.taint.onEvent(event)) void this.postState();
@@ -498,9 +508,12 @@ export class ChatPanel implements vscode.Disposable {
     let outsideContent: string[] = [];
     let planMode = this.plan.on(undefined);
     let figures: Pick<PanelState, 'context' | 'budget' | 'projectSpend'> = {};
+    let intro: PanelState['intro'] = null;
     try {
       const pepe = await this.deps.getPepe();
       outsideContent = this.taint.current(pepe, this.agent, this.sessionId);
+      const about = this.agent ? agentIntro(pepe.config, this.agent) : null;
+      intro = about ? { summary: about.summary, examples: about.examples } : null;
       if (this.agent && this.sessionId) {
         const f = pepe.conversationFigures(this.agent, this.sessionId);
         figures = { context: f.context, budget: f.budget, projectSpend: f.project ? { spendUsd: f.project.spendUsd, capUsd: f.project.capUsd } : null };
@@ -515,7 +528,7 @@ export class ChatPanel implements vscode.Disposable {
     } catch {
       // no Pepe: nothing to say about tiers
     }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent, planMode, canStartPlan: this.plan.canStart, ...figures };
+    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent, planMode, canStartPlan: this.plan.canStart, intro, ...figures };
   }
 
   private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {

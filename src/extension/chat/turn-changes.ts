@@ -16,7 +16,7 @@ const changeTexts = new Map<string, string>();
 
 /** Read-only documents for "Show changes" (never dirty, so closing them asks nothing). */
 export function registerChangeDocs(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(CHANGES_SCHEME, { provideTextDocumentContent: (uri) => changeTexts.get(uri.toString()) ?? '' });
+  return vscode.workspace.registerTextDocumentContentProvider(CHANGES_SCHEME, { provideTextDocumentContent: (uri) => changeTexts.get(uri.path) ?? '' });
 }
 
 /** The checkpoint taken before this turn's first change, or null (no change, no git, checkpoints off). */
@@ -29,21 +29,42 @@ export async function checkpointOfTurn(pepe: Pepe, sessionId: string, turnId: st
   }
 }
 
+/**
+ * The turn's checkpoint and how many files differ from it now, at the turn's end: only a turn
+ * that changed files gets the "This turn changed files" line (a command that may have written,
+ * but did not, takes a checkpoint too).
+ */
+export async function changesOfTurn(pepe: Pepe, sessionId: string, turnId: string): Promise<{ checkpoint: Checkpoint; files: number } | null> {
+  const checkpoint = await checkpointOfTurn(pepe, sessionId, turnId);
+  if (!checkpoint) return null;
+  try {
+    const files = (await (await pepe.checkpoints()).changes(checkpoint.id)).length;
+    return files > 0 ? { checkpoint, files } : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function openWorkspaceFile(pepe: Pepe, path: string): Promise<void> {
   const { real } = await insideWorkspace(pepe.workspace, path);
   await vscode.window.showTextDocument(vscode.Uri.file(real), { preview: true });
 }
 
-/** The file's changes since the checkpoint before the turn, as a diff document (read-only: untitled, unsaved). */
+/**
+ * The file's changes since the checkpoint before the turn, in VS Code's diff editor beside the
+ * chat (issue 26): the file as it was then (read-only) ↔ the file as it is now.
+ */
 export async function showChangeSinceTurn(pepe: Pepe, path: string, sessionId: string, turnId: string): Promise<void> {
-  const { rel } = await insideWorkspace(pepe.workspace, path);
+  const { rel, real } = await insideWorkspace(pepe.workspace, path);
   const checkpoint = await checkpointOfTurn(pepe, sessionId, turnId);
   if (!checkpoint) throw new Error('this turn has no checkpoint (it changed no files, or checkpoints are off), so there is nothing to compare with');
   const cp = await pepe.checkpoints();
-  const diff = await cp.diff(checkpoint.id, undefined, [rel.split(sep).join('/')]);
-  const content = diff || `No changes to ${rel} since before this turn (checkpoint ${checkpoint.id.slice(0, 8)}).\n`;
-  const uri = vscode.Uri.from({ scheme: CHANGES_SCHEME, path: `/Changes to ${rel.split(sep).join(" › ")} since ${checkpoint.id.slice(0, 8)}.diff` });
-  changeTexts.set(uri.toString(), content);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  await vscode.window.showTextDocument(doc, { preview: true });
+  const relPosix = rel.split(sep).join('/');
+  const before = (await cp.fileAt(checkpoint.id, relPosix)) ?? '';
+  const uri = vscode.Uri.from({ scheme: CHANGES_SCHEME, path: `/${checkpoint.id.slice(0, 12)}/${relPosix}` });
+  changeTexts.set(uri.path, before);
+  // Loaded before the diff asks for it, so the left side is the checkpoint's text.
+  await vscode.workspace.openTextDocument(uri);
+  const name = relPosix.split('/').at(-1) ?? relPosix;
+  await vscode.commands.executeCommand('vscode.diff', uri, vscode.Uri.file(real), `${name}: before this turn ↔ now`, { preview: true, viewColumn: vscode.ViewColumn.Beside });
 }

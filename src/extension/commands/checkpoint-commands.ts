@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { Checkpoints, type Checkpoint } from '../../core/checkpoints/checkpoints.js';
 import { parseArgs } from './args.js';
+import { checkpointDetail, checkpointLabel, checkpointsThatChanged } from '../../core/checkpoints/checkpoint-label.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { Cancelled, pick } from './ui.js';
 
@@ -22,10 +23,9 @@ async function open(ctx: CommandContext): Promise<Checkpoints> {
   return Checkpoints.open(pepe.paths.home, pepe.workspace);
 }
 
+/** "before “Fix the rounding” (coder · 2026-12-02 00:31:05)". */
 function describe(c: Checkpoint): string {
-  const when = c.createdAt.replace('T', ' ').slice(0, 19);
-  if (c.reason === 'restore') return `${when} · before restoring ${c.restoring?.slice(0, 8) ?? '?'}`;
-  return `${when} · ${c.reason === 'turn' ? `before a turn of ${c.agent ?? '?'}` : c.reason}`;
+  return `${checkpointLabel(c)} (${checkpointDetail(c)})`;
 }
 
 async function choose(ctx: CommandContext, raw: unknown, command: string, title: string): Promise<{ cp: Checkpoints; chosen: Checkpoint }> {
@@ -38,9 +38,11 @@ async function choose(ctx: CommandContext, raw: unknown, command: string, title:
     if (!hit) throw new Error('this turn changed no files, so it has no checkpoint');
     return { cp, chosen: hit };
   }
-  if (!list.length) throw new Error(`no checkpoints for ${cp.workspace} yet: one is taken before each turn that changes files`);
+  // Named by the message that started the turn; a turn that changed nothing is not offered.
+  const offered = await checkpointsThatChanged(cp, list);
+  if (!offered.length) throw new Error(`no checkpoints for ${cp.workspace} yet: one is taken before each turn that changes files`);
   const picked = await pick(
-    list.map((c) => ({ label: c.id.slice(0, 12), description: describe(c), checkpoint: c })),
+    offered.map((c) => ({ label: checkpointLabel(c), description: checkpointDetail(c), detail: `checkpoint ${c.id.slice(0, 8)}`, checkpoint: c })),
     { title, placeHolder: 'checkpoint (newest first)' },
   );
   return { cp, chosen: picked.checkpoint };
@@ -60,7 +62,7 @@ export const checkpointRestore: CommandHandler = async (ctx, raw) => {
   if (changes.length > 12) list.push(`… and ${changes.length - 12} more`);
   const go = 'Restore';
   const answer = await vscode.window.showWarningMessage(
-    `Restore ${basename(cp.workspace)} to checkpoint ${chosen.id.slice(0, 8)} (${describe(chosen)})?`,
+    `Restore ${basename(cp.workspace)} to ${describe(chosen)}?`,
     { modal: true, detail: `${list.join('\n')}\n\nThe present is checkpointed first, so this can be undone. Ignored files are not touched.` },
     go,
   );

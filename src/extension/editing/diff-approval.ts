@@ -4,6 +4,7 @@ import type { ApprovalRequest, Decision } from '../../core/permissions/approval.
 import { visible } from '../../core/display.js';
 import { previewChange, PREVIEWED_TOOLS } from '../../core/tools/change-preview.js';
 import { Disposable } from '../disposable.js';
+import { describeCallArgs, describeChange } from '../../protocol/change-summary.js';
 
 export const PROPOSED_SCHEME = 'pepe-proposed';
 
@@ -83,9 +84,11 @@ export class DiffApprovals extends Disposable implements vscode.TextDocumentCont
           reject(new Error('the turn was cancelled while the diff was open'));
         }, { once: true });
         const title = `${visible(preview.path)}: ${visible(request.agent)} wants to ${verb} it (Accept or Reject)`;
-        void vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false });
+        // Beside the chat, not over it: the conversation stays in view while the person decides (issue 26).
+        void vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, viewColumn: vscode.ViewColumn.Beside });
         const buttons = request.onceOnly ? ['Accept', 'Reject'] : ['Accept', 'Accept for This Task', 'Reject'];
-        const message = `${visible(request.agent)} wants to ${verb} ${visible(preview.path)}. ${visible(request.summary)}. Risks: ${request.risks.join(', ') || 'none'}. ${visible(request.whyText)}`;
+        // In words ("coder wants to edit src/prices.py: 1 change, +3 −1"); the diff beside says the rest.
+        const message = `${visible(request.agent)} wants to ${visible(changeWords(request.tool, request.args, preview))}. ${capitalised(visible(request.whyText))}`;
         void vscode.window.showInformationMessage(message, ...buttons).then((pick) => {
           if (pick === 'Accept') entry.decide({ kind: 'allow_once' });
           else if (pick === 'Accept for This Task') entry.decide({ kind: 'allow_task' });
@@ -135,4 +138,16 @@ function activeDiff(open: Map<string, Open>): Open | undefined {
 async function closeDiff(right: vscode.Uri): Promise<void> {
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right.toString());
   if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
+}
+
+function capitalised(text: string): string {
+  const t = text.trim();
+  if (!t) return '';
+  const sentence = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/** An edit_file call counts its blocks as its changes, as the chat card does; a whole-file write counts from the preview. */
+function changeWords(tool: string, args: unknown, preview: { path: string; before: string; after: string; created: boolean }): string {
+  return (tool === 'edit_file' ? describeCallArgs(tool, args) : null) ?? describeChange(preview.path, preview.before, preview.after, preview.created, tool);
 }

@@ -2,14 +2,24 @@ import * as vscode from 'vscode';
 import type { ActiveAgent } from '../active-agent.js';
 import type { PepeHost } from '../host/pepe-host.js';
 import { agentModelProblem } from '../models/usable.js';
+import type { AgentFailures } from './agent-failures.js';
 import { PepeTree, problemItem, type AgentNode, type ProblemNode } from './nodes.js';
 
 type Node = AgentNode | ProblemNode;
 
 /** The Agents tree (spec 9.2): every agent with its model and project; the active one is marked. */
 export class AgentsTree extends PepeTree<Node> {
-  constructor(private readonly host: PepeHost, private readonly active: ActiveAgent) {
+  constructor(private readonly host: PepeHost, private readonly active: ActiveAgent, private readonly failures?: AgentFailures) {
     super();
+    // A turn that failed (or succeeded again) changes the agent's mark.
+    if (failures) this.subs.push(failures.onDidChange(() => this.refresh()));
+  }
+
+  private readonly subs: vscode.Disposable[] = [];
+
+  override dispose(): void {
+    for (const s of this.subs.splice(0)) s.dispose();
+    super.dispose();
   }
 
   async getChildren(node?: Node): Promise<Node[]> {
@@ -34,6 +44,11 @@ export class AgentsTree extends PepeTree<Node> {
       : new vscode.ThemeIcon(node.active ? 'pass-filled' : 'hubot');
     if (node.problem) item.description = `${item.description} · ${node.problem}`;
     item.contextValue = 'agent';
+    const failed = this.failures?.reason(node.agent);
+    if (failed && !node.problem) {
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+      item.description = `${item.description} · last call failed`;
+    }
     if (node.source) {
       // An agent file: where it comes from, and whether it applies (a workspace's waits for acceptance).
       const words: Record<string, string> = { awaiting: 'awaiting acceptance', changed: 'changed: awaiting acceptance', invalid: 'has problems', shadowed: 'name taken: not used' };
@@ -46,8 +61,8 @@ export class AgentsTree extends PepeTree<Node> {
       }
       item.id = `agent:${node.agent}:${node.source}`;
     }
-    item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}${node.problem ? `\n\n${node.problem}: fix it with Edit Agent…, Add Model… or Set API Key…` : ''}`;
-    item.accessibilityInformation = { label: `${node.agent}: ${item.description}` };
+    item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}${node.problem ? `\n\n${node.problem}: fix it with Edit Agent…, Add Model… or Set API Key…` : ''}${failed ? `\n\nLast call failed: ${failed}` : ''}`;
+    item.accessibilityInformation = { label: `${node.agent}: ${item.description}${failed && !node.problem ? `: ${failed}` : ''}` };
     return item;
   }
 }

@@ -19,7 +19,7 @@ export const CORE_LAYERS: Layer[] = [
       'display.ts', 'session-title.ts', 'chat-command.ts', 'user-module.ts', 'context-attachment-limits.ts', 'sandbox/',
     ],
   },
-  { name: 'config', members: ['config/'] },
+  { name: 'config', members: ['config/', 'agent-intro.ts'] },
   { name: 'services', members: ['models/', 'plugins/', 'checkpoints/', 'secrets/', 'log.ts'] },
   { name: 'slots and cores', members: ['slots/', 'cores/', 'interop/'] },
   { name: 'tools', members: ['tools/', 'context-attachments.ts'] },
