@@ -7,61 +7,67 @@ import * as z from 'zod/mini';
  */
 
 export const FORM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'vscode'] as const;
-export const FormProviderSchema = z.enum(FORM_PROVIDERS);
-export type FormProvider = z.infer<typeof FormProviderSchema>;
+export type FormProvider = (typeof FORM_PROVIDERS)[number];
 
 export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-const short = z.string().check(z.maxLength(2048));
-/** What the person filled in. `apiKey` empty: keep the stored key (or none is needed). */
-export const DraftSchema = z.object({
-  provider: FormProviderSchema,
-  baseUrl: z.optional(short),
-  apiKey: z.optional(z.string().check(z.maxLength(8192))),
-  model: short,
-  id: z.string().check(z.maxLength(64)),
-});
-export type Draft = z.infer<typeof DraftSchema>;
+/**
+ * The schemas, built on first use: this module is also bundled with the core, where building
+ * zod schemas while the bundle's modules are still being set up is not safe.
+ */
+function build() {
+  const provider = z.enum(FORM_PROVIDERS);
+  const short = z.string().check(z.maxLength(2048));
+  const key = z.string().check(z.maxLength(8192));
+  /** What the person filled in. `apiKey` empty: keep the stored key (or none is needed). */
+  const draft = z.object({ provider, baseUrl: z.optional(short), apiKey: z.optional(key), model: short, id: z.string().check(z.maxLength(64)) });
+  const form = z.discriminatedUnion('type', [
+    z.object({ type: z.literal('ready') }),
+    z.object({ type: z.literal('listModels'), seq: z.number(), provider, baseUrl: z.optional(short), apiKey: z.optional(key) }),
+    z.object({ type: z.literal('test'), draft }),
+    z.object({ type: z.literal('save'), draft }),
+    z.object({ type: z.literal('addAgent') }),
+    z.object({ type: z.literal('close') }),
+  ]);
+  const host = z.discriminatedUnion('type', [
+    z.object({
+      type: z.literal('init'),
+      /** Ids already under "models" in config.json (a new one must differ). */
+      existingIds: z.array(z.string()),
+      /** Which key names already hold a key in secret storage. */
+      storedKeys: z.array(z.string()),
+      /** Whether config.json has no default model yet (the saved one becomes it). */
+      firstModel: z.boolean(),
+      /** Opened from Add Agent: saving returns there. */
+      fromAddAgent: z.boolean(),
+    }),
+    z.object({ type: z.literal('models'), seq: z.number(), ok: z.boolean(), models: z.array(z.string()), message: z.optional(z.string()), source: z.optional(z.string()) }),
+    z.object({ type: z.literal('testing') }),
+    z.object({ type: z.literal('tested'), ok: z.boolean(), text: z.optional(z.string()), ms: z.number(), message: z.optional(z.string()), keyProblem: z.optional(z.boolean()) }),
+    z.object({ type: z.literal('saved'), id: z.string(), madeDefault: z.boolean(), keyEnv: z.optional(z.string()) }),
+    z.object({ type: z.literal('problem'), message: z.string() }),
+  ]);
+  return { draft, form, host };
+}
+type Schemas = ReturnType<typeof build>;
+let built: Schemas | undefined;
+const schemas = (): Schemas => (built ??= build());
 
-export const FormMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('listModels'), seq: z.number(), provider: FormProviderSchema, baseUrl: z.optional(short), apiKey: z.optional(z.string().check(z.maxLength(8192))) }),
-  z.object({ type: z.literal('test'), draft: DraftSchema }),
-  z.object({ type: z.literal('save'), draft: DraftSchema }),
-  z.object({ type: z.literal('addAgent') }),
-  z.object({ type: z.literal('close') }),
-]);
-export type FormMessage = z.infer<typeof FormMessageSchema>;
+export type Draft = z.infer<Schemas['draft']>;
+export type FormMessage = z.infer<Schemas['form']>;
+export type HostFormMessage = z.infer<Schemas['host']>;
 
-export const FormInitSchema = z.object({
-  type: z.literal('init'),
-  /** Ids already under "models" in config.json (a new one must differ). */
-  existingIds: z.array(z.string()),
-  /** Which key names already hold a key in secret storage. */
-  storedKeys: z.array(z.string()),
-  /** Whether config.json has no default model yet (the saved one becomes it). */
-  firstModel: z.boolean(),
-  /** Opened from Add Agent: saving returns there. */
-  fromAddAgent: z.boolean(),
-});
-
-export const HostFormMessageSchema = z.discriminatedUnion('type', [
-  FormInitSchema,
-  z.object({ type: z.literal('models'), seq: z.number(), ok: z.boolean(), models: z.array(z.string()), message: z.optional(z.string()), source: z.optional(z.string()) }),
-  z.object({ type: z.literal('testing') }),
-  z.object({ type: z.literal('tested'), ok: z.boolean(), text: z.optional(z.string()), ms: z.number(), message: z.optional(z.string()), keyProblem: z.optional(z.boolean()) }),
-  z.object({ type: z.literal('saved'), id: z.string(), madeDefault: z.boolean(), keyEnv: z.optional(z.string()) }),
-  z.object({ type: z.literal('problem'), message: z.string() }),
-]);
-export type HostFormMessage = z.infer<typeof HostFormMessageSchema>;
+export function isFormProvider(v: string): v is FormProvider {
+  return (FORM_PROVIDERS as readonly string[]).includes(v);
+}
 
 export function parseFormMessage(raw: unknown): FormMessage | undefined {
-  const r = FormMessageSchema.safeParse(raw);
+  const r = schemas().form.safeParse(raw);
   return r.success ? r.data : undefined;
 }
 
 export function parseHostFormMessage(raw: unknown): HostFormMessage | undefined {
-  const r = HostFormMessageSchema.safeParse(raw);
+  const r = schemas().host.safeParse(raw);
   return r.success ? r.data : undefined;
 }
 

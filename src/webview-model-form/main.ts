@@ -4,7 +4,7 @@ import {
   keyEnvFor,
   parseHostFormMessage,
   suggestModelId,
-  FormProviderSchema,
+  isFormProvider,
   type Draft,
   type FormMessage,
   type FormProvider,
@@ -51,8 +51,7 @@ let busy = false;
 const rows = { url: $<HTMLElement>('row-url'), key: $<HTMLElement>('row-key'), id: $<HTMLElement>('row-id') };
 
 function current(): FormProvider {
-  const parsed = FormProviderSchema.safeParse(provider.value);
-  return parsed.success ? parsed.data : 'openai';
+  return isFormProvider(provider.value) ? provider.value : 'openai';
 }
 
 function chosenModel(): string {

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from 'zod';
 import { errorMessage } from '../errors.js';
 import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from './http-providers.js';
 
@@ -84,7 +84,11 @@ async function getJson(url: URL, headers: Record<string, string>, options: ListO
       return { ok: false, message: `${url} answered HTTP ${response.status}${why}` };
     }
     const text = await readCapped(response, MAX_BYTES);
-    return { ok: true, json: JSON.parse(text) as unknown };
+    try {
+      return { ok: true, json: JSON.parse(text) as unknown };
+    } catch {
+      return { ok: false, message: `${url} did not answer with a list of models` };
+    }
   } catch (e) {
     if (signal.aborted) return { ok: false, message: `${url} did not answer in time` };
     return { ok: false, message: `${url}: ${errorMessage(e)}` };

@@ -4,21 +4,26 @@ import { agentModelProblem } from '../models/usable.js';
 import { AgentAddArgs, AgentArgs, AgentRemoveArgs, parseArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
 import { pickModelFor } from './model-picker.js';
-import { Cancelled, input, pickAgent } from './ui.js';
+import { withFlow } from './input-flow.js';
+import { Cancelled, pickAgent } from './ui.js';
 
 export async function agentAdd(ctx: CommandContext, raw: unknown): Promise<unknown> {
   const args = parseArgs(AgentAddArgs, 'pepe.agent.add', raw);
   const interactive = raw === undefined || raw === null || args.name === undefined;
   const pepe = await ctx.host.get();
   const existing = new Set(Object.keys(pepe.config.agents ?? {}));
-  const name =
-    args.name ??
-    (await input({
-      title: 'Pepe: Add Agent',
-      prompt: 'Agent name',
-      validateInput: (v) => (!NAME_PATTERN.test(v) ? 'letters, digits, _ . - (up to 64)' : existing.has(v) ? `agent "${v}" already exists` : undefined),
-    }));
-  const model = args.model ?? (await pickModelFor(ctx, pepe, `Pepe: Add Agent ${name}: model`));
+  // One quick input for the whole flow: the keyboard stays in it from the name to the model.
+  const { name, model } = await withFlow('Pepe: Add Agent', args.name === undefined && args.model === undefined ? 2 : undefined, async (flow) => {
+    const name =
+      args.name ??
+      (await flow.text({
+        prompt: "The agent's name",
+        placeholder: 'a name for the agent, e.g. coder',
+        validate: (v) => (!NAME_PATTERN.test(v) ? 'letters, digits, _ . - (up to 64)' : existing.has(v) ? `agent "${v}" already exists` : undefined),
+      }));
+    const model = args.model ?? (await pickModelFor(ctx, pepe, `Pepe: Add Agent ${name}: model`, flow));
+    return { name, model };
+  });
   const agent: AgentConfig = {};
   if (model) agent.model = model;
   if (args.project) agent.project = args.project;
