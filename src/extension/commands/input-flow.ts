@@ -94,6 +94,11 @@ export class InputFlow implements vscode.Disposable {
     });
   }
 
+  /** Steps aside (another view takes over between steps); the next step shows the box again. */
+  hide(): void {
+    this.box.hide();
+  }
+
   dispose(): void {
     this.box.dispose();
   }

@@ -40,7 +40,7 @@ export async function pickModelFor(ctx: CommandContext, pepe: Pepe, title: strin
   const picked = flow ? await flow.pick(items, { title, placeholder, matchOnDescription: false }) : await pick(items, { title, placeHolder: placeholder, matchOnDescription: false });
   if (picked.action === 'add') {
     // The form takes over: the quick input closes first, so nothing typed lands in it.
-    flow?.dispose();
+    flow?.hide();
     return (await modelAdd(ctx, undefined, { fromAddAgent: true })).id;
   }
   return picked.id;
