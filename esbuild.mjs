@@ -30,6 +30,8 @@ await Promise.all([
   ...(await cliBuilds(common)).map((options) => build(options)),
   // The chat webview's script (issue 7): runs in the browser, so its own bundle; codicons beside it.
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' }),
+  // The model setup form's script (issue 26): a page of its own, so a bundle of its own.
+  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, entryPoints: { 'model-form': 'src/webview-model-form/main.ts' }, outdir: 'dist' }),
   // The bash grammar the permission barrier parses commands with (WebAssembly), beside the bundles.
   copyFile('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm'),
   copyFile('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm'),

@@ -52,12 +52,14 @@ describe('e2e: MCP servers in the workbench', function () {
     await answerInput(page, 'everything');
     await answerInput(page, `"${process.execPath}" "${main}" stdio`);
     await pickItem(page, 'No network');
-    // The agents that may use it: a multi-select, where a click on a row ticks it.
-    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'ops' }).first().click();
+    // The agents that may use it: a multi-select with the current agent already ticked.
     const count = page.locator('.quick-input-widget .quick-input-count');
     await waitFor(async () => (/\b1\b/.test(await count.innerText()) ? true : undefined), { timeoutMs: 30_000, what: 'ops ticked' });
     await page.keyboard.press('Enter');
     await waitForQuickInputClosed(page);
+    // The new server is started once and its tools are named, by their own names.
+    const toasts = page.locator('.notifications-toasts');
+    await waitFor(async () => (/MCP server everything works and offers \d+ tools: .*\becho\b/.test(domText(await toasts.innerText().catch(() => ''))) ? true : undefined), { timeoutMs: 90_000, what: 'the test of the new server' });
     const saved = await waitFor(
       () => {
         const config = JSON.parse(readFileSync(path.join(home, 'config.json'), 'utf8')) as { mcp_servers?: Record<string, { command?: string; args?: string[]; network?: boolean }>; agents?: Record<string, { mcp?: string[] }> };
@@ -72,11 +74,13 @@ describe('e2e: MCP servers in the workbench', function () {
     await expandView(page, 'Agents', false);
     await expandView(page, 'Routes', false);
     await expandView(page, 'MCP Servers');
-    await waitForTreeRow(page, 'MCP Servers', /^MCP server everything: local · not started · used by ops/, 60_000);
+    await waitForTreeRow(page, 'MCP Servers', /^MCP server everything: local · (not started|running) · used by ops/, 60_000);
     // Expanding the server starts it (confined) and lists its tools as the agent sees them.
     await page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="MCP Servers"]) .monaco-list-row[aria-label^="MCP server everything"]').first().click();
-    const rows = await waitForTreeRow(page, 'MCP Servers', /^MCP tool mcp__everything__echo\b/, 90_000);
-    assert.ok(rows.some((r) => /^MCP tool mcp__everything__get-env\b/.test(r)), rows.join('\n'));
+    // Each tool by its own name, the server as its label.
+    const rows = await waitForTreeRow(page, 'MCP Servers', /^MCP tool echo of everything\b/, 90_000);
+    assert.ok(rows.some((r) => /^MCP tool get-env of everything\b/.test(r)), rows.join('\n'));
+    assert.ok(!rows.some((r) => r.includes('mcp__')), rows.join('\n'));
     await waitForTreeRow(page, 'MCP Servers', /^MCP server everything: local · running/, 30_000);
     await docScreenshot(page, 'mcp-servers.png');
 

@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { domText, repoRoot, screenshot, waitFor } from '../vscode/harness';
 
 /** Picks the quick-pick row labelled exactly `label` (typing it to filter first). */
@@ -94,4 +94,9 @@ export function makePepeHome(config: Record<string, unknown>): string {
   copyFileSync(path.join(repoRoot, 'docs', 'examples', 'plugins', 'example_memory.mjs'), path.join(home, 'plugins', 'example_memory.mjs'));
   writeFileSync(path.join(home, 'config.json'), JSON.stringify(config, null, 2) + '\n');
   return home;
+}
+
+/** The model setup form's page (the last webview opened: the form while it is in front). */
+export function formFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 }

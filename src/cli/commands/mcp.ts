@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { launcherNeedsNetwork } from '../../core/mcp/launcher-network.js';
 import { UsageError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../format.js';
@@ -71,7 +72,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
             ...(opts.readable ? { readable: opts.readable } : {}),
           };
       if (opts.url && command.length) throw new UsageError('give either --url (a remote server) or a command (a local one), not both');
-      if (!opts.url && !command.length) throw new UsageError('give a command for a local server (pepe mcp add NAME -- npx -y PACKAGE) or --url for a remote one');
+      if (!opts.url && !command.length) throw new UsageError('give a command for a local server (pepe mcp add NAME --network -- npx -y PACKAGE) or --url for a remote one');
       if (opts.approveReadOnly) server.approve_read_only = true;
       if (opts.timeoutMs !== undefined) {
         const ms = Number(opts.timeoutMs);
@@ -85,6 +86,9 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
       for (const w of warnings) ctx.out(`warning: ${w}`);
       for (const v of unsetVariables) ctx.out(`note: \${${v}} is not set in this environment; export it before the server is used`);
       if (!opts.agent?.length) ctx.out(`no agent uses it yet: pepe mcp grant AGENT ${name}`);
+      // The same rule as the editor's setup: a command that downloads what it runs needs the network.
+      const fetches = !opts.url && !opts.network ? launcherNeedsNetwork(command) : null;
+      if (fetches) ctx.out(`note: ${fetches}, and without --network it cannot; add the server again with --network --replace`);
     });
 
   mcp

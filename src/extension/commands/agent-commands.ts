@@ -4,7 +4,8 @@ import { agentModelProblem } from '../models/usable.js';
 import { AgentAddArgs, AgentArgs, AgentRemoveArgs, parseArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
 import { pickModelFor } from './model-picker.js';
-import { Cancelled, input, pickAgent } from './ui.js';
+import { withFlow } from './input-flow.js';
+import { Cancelled, pickAgent } from './ui.js';
 import { PERMISSION_PRESETS, withPreset } from '../../core/permissions/presets.js';
 import { pickPreset } from './preset-pick.js';
 
@@ -13,15 +14,20 @@ export async function agentAdd(ctx: CommandContext, raw: unknown): Promise<unkno
   const interactive = raw === undefined || raw === null || args.name === undefined;
   const pepe = await ctx.host.get();
   const existing = new Set(Object.keys(pepe.config.agents ?? {}));
-  const name =
-    args.name ??
-    (await input({
-      title: 'Pepe: Add Agent',
-      prompt: 'Agent name',
-      validateInput: (v) => (!NAME_PATTERN.test(v) ? 'letters, digits, _ . - (up to 64)' : existing.has(v) ? `agent "${v}" already exists` : undefined),
-    }));
-  const model = args.model ?? (await pickModelFor(ctx, pepe, `Pepe: Add Agent ${name}: model`));
-  const preset = args.preset ? PERMISSION_PRESETS[args.preset] : interactive ? await pickPreset(name) : null;
+  // One quick input for the whole flow: the keyboard stays in it from the name to the permissions.
+  const asked = (args.name === undefined ? 1 : 0) + (args.model === undefined ? 1 : 0) + (!args.preset && interactive ? 1 : 0);
+  const { name, model, preset } = await withFlow('Pepe: Add Agent', asked > 1 ? asked : undefined, async (flow) => {
+    const name =
+      args.name ??
+      (await flow.text({
+        prompt: "The agent's name",
+        placeholder: 'a name for the agent, e.g. coder',
+        validate: (v) => (!NAME_PATTERN.test(v) ? 'letters, digits, _ . - (up to 64)' : existing.has(v) ? `agent "${v}" already exists` : undefined),
+      }));
+    const model = args.model ?? (await pickModelFor(ctx, pepe, `Pepe: Add Agent ${name}: model`, flow));
+    const preset = args.preset ? PERMISSION_PRESETS[args.preset] : interactive ? await pickPreset(name, undefined, flow) : null;
+    return { name, model, preset };
+  });
   let agent: AgentConfig = {};
   if (model) agent.model = model;
   if (args.project) agent.project = args.project;

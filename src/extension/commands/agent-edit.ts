@@ -7,7 +7,8 @@ import { agentModelProblem } from '../models/usable.js';
 import { AgentEditArgs, parseArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
 import { pickModelFor } from './model-picker.js';
-import { Cancelled, pick, pickAgent } from './ui.js';
+import { type InputFlow, withFlow } from './input-flow.js';
+import { pickAgent } from './ui.js';
 import { PERMISSION_PRESETS, type PermissionPreset } from '../../core/permissions/presets.js';
 import { pickPreset, presetDescription } from './preset-pick.js';
 
@@ -31,20 +32,23 @@ export async function agentEdit(ctx: CommandContext, raw: unknown): Promise<unkn
   if (args.preset !== undefined) edit.preset = PERMISSION_PRESETS[args.preset];
   const asked = !Object.keys(edit).length;
   if (asked) {
-    const chain = current.model_chain ?? (current.model ? [current.model] : null);
-    const what = await pick(
-      [
-        { label: 'Model chain', description: chain ? chain.join(' → ') : 'default model chain', value: 'model' as const },
-        { label: 'Tools', description: current.tools ? current.tools.join(', ') || 'none' : 'every tool', value: 'tools' as const },
-        { label: 'System prompt', description: current.system_prompt ? current.system_prompt.slice(0, 60) : 'none', value: 'prompt' as const },
-        { label: 'Permissions', description: presetDescription(current), value: 'preset' as const },
-      ],
-      { title: `Pepe: Edit Agent ${agent}`, placeHolder: 'what to change' },
-    );
-    if (what.value === 'model') edit.modelChain = await askChain(ctx, agent, chain);
-    else if (what.value === 'tools') edit.tools = await askTools(agent, current.tools ?? null);
-    else if (what.value === 'preset') edit.preset = await pickPreset(agent, current);
-    else edit.systemPrompt = await askPrompt(agent, current.system_prompt ?? '');
+    // One quick input for the whole flow: the keyboard stays in it from step to step.
+    await withFlow(`Pepe: Edit Agent ${agent}`, undefined, async (flow) => {
+      const chain = current.model_chain ?? (current.model ? [current.model] : null);
+      const what = await flow.pick(
+        [
+          { label: 'Model chain', description: chain ? chain.join(' → ') : 'the default model', value: 'model' as const },
+          { label: 'Tools', description: current.tools ? current.tools.join(', ') || 'none' : 'every tool', value: 'tools' as const },
+          { label: 'System prompt', description: current.system_prompt ? current.system_prompt.slice(0, 60) : 'none', value: 'prompt' as const },
+          { label: 'Permissions', description: presetDescription(current), value: 'preset' as const },
+        ],
+        { placeholder: 'what to change' },
+      );
+      if (what.value === 'model') edit.modelChain = await askChain(ctx, agent, chain, flow);
+      else if (what.value === 'tools') edit.tools = await askTools(agent, current.tools ?? null, flow);
+      else if (what.value === 'preset') edit.preset = await pickPreset(agent, current, flow);
+      else edit.systemPrompt = await askPrompt(agent, current.system_prompt ?? '', flow);
+    });
   }
   const { preset, ...rest } = edit;
   await pepe.agentEdit(agent, { ...rest, ...(preset ? { permissions: { auto_approve: preset.auto_approve, plan_mode: preset.plan_mode === true } } : {}) });
@@ -57,47 +61,43 @@ export async function agentEdit(ctx: CommandContext, raw: unknown): Promise<unkn
 }
 
 /** The chain one model at a time: the first pick answers, the next ones take over when it fails. */
-async function askChain(ctx: CommandContext, agent: string, current: string[] | null): Promise<string[] | null> {
+async function askChain(ctx: CommandContext, agent: string, current: string[] | null, flow: InputFlow): Promise<string[] | null> {
   const pepe = await ctx.host.get();
   const chain: string[] = [];
   for (;;) {
     const title = chain.length ? `Pepe: ${agent}: ${chain.join(' → ')} → next model (fallback)` : `Pepe: ${agent}: first model${current ? ` (now ${current.join(' → ')})` : ''}`;
     if (chain.length) {
-      const more = await pick(
+      const more = await flow.pick(
         [
           { label: 'Done', description: chain.join(' → '), done: true },
           { label: 'Add a fallback model…', description: 'used when the previous one fails before answering', done: false },
         ],
-        { title },
+        { title, placeholder: 'another model after these?' },
       );
       if (more.done) return chain;
     }
-    const id = await pickModelFor(ctx, pepe, title);
+    const id = await pickModelFor(ctx, pepe, title, flow);
     if (id === undefined) {
-      if (!chain.length) return null; // "Default model chain"
+      if (!chain.length) return null; // "Default model"
       continue;
     }
     if (!chain.includes(id)) chain.push(id);
   }
 }
 
-async function askTools(agent: string, current: string[] | null): Promise<string[] | null> {
+async function askTools(agent: string, current: string[] | null, flow: InputFlow): Promise<string[] | null> {
   const all = [...BUILTIN_TOOLS, ...ROUTING_TOOLS];
   const items = all.map((t) => ({ label: t.name, description: t.description.split('. ')[0], picked: current === null || current.includes(t.name) }));
-  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: `Pepe: ${agent}: tools`, placeHolder: 'the tools this agent may call (risky ones still ask first)', ignoreFocusOut: true });
-  if (!picked) throw new Cancelled();
+  const picked = await flow.pickMany(items, { title: `Pepe: ${agent}: tools`, placeholder: 'the tools this agent may call (risky ones still ask first)' });
   const names = picked.map((p) => p.label);
   // Every tool ticked: leave "tools" out, so tools added in later versions are included too.
   return names.length === all.length ? null : names;
 }
 
-async function askPrompt(agent: string, current: string): Promise<string> {
-  const value = await vscode.window.showInputBox({
+async function askPrompt(agent: string, current: string, flow: InputFlow): Promise<string> {
+  return flow.text({
     title: `Pepe: ${agent}: system prompt`,
     prompt: 'Instructions given to the model at the start of every conversation (empty: none)',
     value: current,
-    ignoreFocusOut: true,
   });
-  if (value === undefined) throw new Cancelled();
-  return value;
 }

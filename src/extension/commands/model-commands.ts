@@ -4,18 +4,19 @@ import { UsageError } from '../../core/errors.js';
 import { testModel, type ModelTestResult } from '../../core/models/test-request.js';
 import type { Pepe } from '../../core/pepe.js';
 import { linkConfigSchema } from '../host/config-schema-link.js';
+import { openModelForm } from '../models/model-form.js';
 import { LanguageModelProvider, parseVscodeModelId } from '../models/lm-provider.js';
 import { ConfigOpenArgs, ModelAddArgs, ModelTestArgs, parseArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
-import { Cancelled, input, pick } from './ui.js';
+import { keyEnvFor, suggestModelId } from '../../protocol/model-form-messages.js';
+import { Cancelled, pick } from './ui.js';
 
 type Provider = 'openai' | 'openai-compatible' | 'anthropic' | 'vscode';
 
 const TITLE = 'Pepe: Add Model';
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const DEFAULTS: Record<'openai' | 'anthropic', { model: string; keyEnv: string }> = {
-  openai: { model: 'gpt-4o-mini', keyEnv: 'OPENAI_API_KEY' },
-  anthropic: { model: 'claude-sonnet-4-5', keyEnv: 'ANTHROPIC_API_KEY' },
+const DEFAULTS: Record<'openai' | 'anthropic', { model: string }> = {
+  openai: { model: 'gpt-4o-mini' },
+  anthropic: { model: 'claude-sonnet-4-5' },
 };
 
 export interface ModelAddResult {
@@ -27,48 +28,41 @@ export interface ModelAddResult {
 }
 
 /**
- * Add Model (spec 4.2): provider → model → key (SecretStorage, under the model's api_key_env) →
- * one real test request whose outcome is reported as is. The model is saved before the test, so a
- * failed test loses nothing: the person fixes the key or the server and tests again.
+ * Add Model (spec 4.2). Run by a person (no arguments): the model setup form, which resolves with
+ * the saved model's id. With arguments (the form's Save, tests, other extensions): provider →
+ * model → key (SecretStorage, under the model's api_key_env) → one real test request unless
+ * skipped. The model is saved before the test, so a failed test loses nothing.
  */
 export async function modelAdd(ctx: CommandContext, raw: unknown, opts: { fromAddAgent?: boolean } = {}): Promise<ModelAddResult> {
   const args = parseArgs(ModelAddArgs, 'pepe.model.add', raw);
   const interactive = raw === undefined || raw === null;
   const pepe = await ctx.host.get();
   if (ctx.host.configProblem) throw new UsageError(`config.json has a problem; fix it first: ${ctx.host.configProblem}`);
-  const provider: Provider = args.provider ?? (await pickProvider());
+  if (interactive) {
+    // A person: the model setup form (one page, the server's own model list, Test and Save).
+    const id = await openModelForm(ctx, (saveArgs) => modelAdd(ctx, saveArgs), opts);
+    if (!id) throw new Cancelled();
+    return { id, madeDefault: false };
+  }
+  if (!args.provider) throw new UsageError('pepe.model.add: give "provider" (or run the command without arguments for the form)');
+  const provider: Provider = args.provider;
 
   let id: string;
   let model: ModelConfig | undefined;
   let key: { env: string; value: string } | undefined;
   if (provider === 'vscode') {
-    id = args.model ? `vscode:${args.model}` : await pickLanguageModel();
+    if (!args.model) throw new UsageError('pepe.model.add: give "model" as <vendor>/<family>');
+    id = `vscode:${args.model}`;
     if (!parseVscodeModelId(id)) throw new UsageError(`"${id}" is not a VS Code language model id (vscode:<vendor>/<family>)`);
   } else {
     const existing = new Set(Object.keys(pepe.config.models ?? {}));
-    const baseUrl =
-      provider === 'openai-compatible'
-        ? (args.baseUrl ?? (await input({ title: `${TITLE}: base URL`, prompt: 'Where the server answers OpenAI chat completions, ending before /chat/completions', value: 'http://localhost:11434/v1', validateInput: validUrl })))
-        : args.baseUrl;
-    const name =
-      args.model ??
-      (await input({
-        title: `${TITLE}: model`,
-        prompt: provider === 'openai-compatible' ? 'The model name the server knows, e.g. llama3.2 (Ollama), qwen2.5-7b-instruct (LM Studio)' : 'The model name, as the provider spells it',
-        value: provider === 'openai-compatible' ? '' : DEFAULTS[provider].model,
-        validateInput: (v) => (v.trim() ? undefined : 'a model name'),
-      }));
-    id =
-      args.id ??
-      (await input({
-        title: `${TITLE}: name in Pepe`,
-        prompt: 'The id agents use for this model (a key of "models" in config.json)',
-        value: suggestId(name.trim(), existing),
-        validateInput: (v) => (!ID_PATTERN.test(v) ? 'letters, digits, _ . - (up to 64)' : existing.has(v) ? `model "${v}" already exists` : undefined),
-      }));
+    if (provider === 'openai-compatible' && !args.baseUrl) throw new UsageError('pepe.model.add: an OpenAI-compatible server needs "baseUrl"');
+    const name = args.model ?? (provider === 'openai-compatible' ? undefined : DEFAULTS[provider].model);
+    if (!name?.trim()) throw new UsageError('pepe.model.add: give "model", the name the server knows');
+    id = args.id ?? suggestModelId(name.trim(), [...existing]);
     if (existing.has(id)) throw new UsageError(`model "${id}" already exists in config.json; choose another name`);
-    key = await askKey(ctx, provider, id, args, interactive);
-    model = { provider, model: name.trim(), ...(baseUrl ? { base_url: baseUrl } : {}), ...(key ? { api_key_env: key.env } : {}) };
+    key = keyFor(provider, id, args);
+    model = { provider, model: name.trim(), ...(args.baseUrl ? { base_url: args.baseUrl } : {}), ...(key ? { api_key_env: key.env } : {}) };
   }
 
   // Written before the test so nothing is lost when it fails; the key goes to SecretStorage only.
@@ -83,7 +77,6 @@ export async function modelAdd(ctx: CommandContext, raw: unknown, opts: { fromAd
   if (args.skipTest) return result;
   result.test = await runTest(pepe, id);
   ctx.log.info(`model ${id} test: ${result.test.ok ? `answered in ${result.test.ms} ms` : result.test.message}`);
-  if (interactive) void reportTest(result.test, madeDefault, !opts.fromAddAgent);
   return result;
 }
 
@@ -116,73 +109,15 @@ export async function reportTest(test: ModelTestResult, madeDefault: boolean, of
   else if (choice === 'Open config.json') await vscode.commands.executeCommand('pepe.config.open');
 }
 
-async function pickProvider(): Promise<Provider> {
-  const items: (vscode.QuickPickItem & { value: Provider })[] = [
-    { label: 'OpenAI', description: 'api.openai.com; needs an API key', value: 'openai' },
-    { label: 'Anthropic', description: 'api.anthropic.com; needs an API key', value: 'anthropic' },
-    { label: 'OpenAI-compatible server', description: 'Ollama, LM Studio, vLLM, OpenRouter… (base URL)', value: 'openai-compatible' },
-    { label: 'VS Code language model', description: 'Copilot or another installed model provider; no key', value: 'vscode' },
-  ];
-  return (await pick(items, { title: `${TITLE}: provider`, placeHolder: 'who answers' })).value;
-}
-
-async function pickLanguageModel(): Promise<string> {
-  let models: vscode.LanguageModelChat[] = [];
-  try {
-    models = await vscode.lm.selectChatModels();
-  } catch {
-    // no Language Model API provider
-  }
-  if (!models.length) throw new UsageError('no VS Code language model is installed (for example GitHub Copilot Chat); choose another provider');
-  const seen = new Set<string>();
-  const items = models
-    .map((m) => ({ label: `vscode:${m.vendor}/${m.family}`, description: m.name }))
-    .filter((i) => !seen.has(i.label) && seen.add(i.label));
-  return (await pick(items, { title: `${TITLE}: VS Code language model`, placeHolder: 'model' })).label;
-}
-
-/** The key: stored under `api_key_env` (vendor default name, or one derived from the model id). */
-async function askKey(
-  ctx: CommandContext,
-  provider: Exclude<Provider, 'vscode'>,
-  id: string,
-  args: { apiKeyEnv?: string; apiKey?: string },
-  interactive: boolean,
-): Promise<{ env: string; value: string } | undefined> {
-  const env = args.apiKeyEnv ?? (provider === 'openai-compatible' ? `${id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_API_KEY` : DEFAULTS[provider].keyEnv);
+/**
+ * The key a caller passed: stored under `api_key_env` (the vendor's usual name, or one derived from
+ * the model id). Without a key: the variable alone (its key is set elsewhere), or, for a server
+ * that needs none, no key at all.
+ */
+function keyFor(provider: Exclude<Provider, 'vscode'>, id: string, args: { apiKeyEnv?: string; apiKey?: string }): { env: string; value: string } | undefined {
+  const env = args.apiKeyEnv ?? keyEnvFor(provider, id)!;
   if (args.apiKey !== undefined) return { env, value: args.apiKey };
-  // A caller passing arguments without a key: the variable only (its key is set elsewhere), or,
-  // for a server that needs none, no key at all. Only a person is asked.
-  if (args.apiKeyEnv || !interactive) return provider === 'openai-compatible' && !args.apiKeyEnv ? undefined : { env, value: '' };
-  const stored = await ctx.apiKeys.has(env);
-  const value = await vscode.window.showInputBox({
-    title: `${TITLE}: API key`,
-    prompt:
-      provider === 'openai-compatible'
-        ? `Leave empty when the server needs no key (Ollama, LM Studio). Stored in VS Code's secret storage as ${env}.`
-        : `${stored ? `A key for ${env} is already stored: leave empty to keep it. ` : ''}Stored in VS Code's secret storage as ${env}, never in config.json.`,
-    password: true,
-    ignoreFocusOut: true,
-  });
-  if (value === undefined) throw new Cancelled();
-  if (!value) return provider === 'openai-compatible' ? undefined : { env, value: '' };
-  return { env, value };
-}
-
-function suggestId(model: string, existing: Set<string>): string {
-  const base = model.replace(/^.*\//, '').replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 60) || 'model';
-  let id = base;
-  for (let i = 2; existing.has(id); i++) id = `${base}-${i}`;
-  return id;
-}
-
-function validUrl(v: string): string | undefined {
-  try {
-    const url = new URL(v);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'an http:// or https:// URL';
-  } catch {
-    return 'a URL such as http://localhost:11434/v1';
-  }
+  return provider === 'openai-compatible' && !args.apiKeyEnv ? undefined : { env, value: '' };
 }
 
 /** Test Model…: the same test request as Add Model, for a model already in config.json. */

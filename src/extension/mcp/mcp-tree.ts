@@ -47,13 +47,14 @@ export class McpTree extends PepeTree<Node> {
       return item;
     }
     if (node.kind === 'mcpTool') {
-      const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
+      // The tool by its own name, the server as its label (agents' internal name in the tooltip).
+      const item = new vscode.TreeItem(node.tool.tool, vscode.TreeItemCollapsibleState.None);
       item.id = `mcp-tool:${node.tool.name}`;
-      item.description = node.tool.annotations.join(' · ');
-      item.tooltip = `${node.tool.description}\n\n${node.tool.annotations.length ? `The server ${node.tool.annotations.join(', ')} (its own claim).\n` : ''}Every call is asked first unless you pre-approved it.`;
+      item.description = [node.server, ...node.tool.annotations].join(' · ');
+      item.tooltip = `${node.tool.description}\n\n${node.tool.annotations.length ? `The server ${node.tool.annotations.join(', ')} (its own claim).\n` : ''}Every call is asked first unless you pre-approved it.\nAgents call it ${node.tool.name}; a tool list or auto_approve entry uses that name.`;
       item.iconPath = new vscode.ThemeIcon('tools');
       item.contextValue = 'mcpTool';
-      item.accessibilityInformation = { label: `MCP tool ${node.tool.name}${node.tool.annotations.length ? `: ${node.tool.annotations.join(', ')}` : ''}` };
+      item.accessibilityInformation = { label: `MCP tool ${node.tool.tool} of ${node.server}${node.tool.annotations.length ? `: ${node.tool.annotations.join(', ')}` : ''}` };
       return item;
     }
     const { row } = node;

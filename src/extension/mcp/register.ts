@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
 import type { ApiKeys } from '../host/api-keys.js';
 import type { PepeHost } from '../host/pepe-host.js';
+import { mcpAdd } from './mcp-add.js';
 import { McpTree, type McpServerNode } from './mcp-tree.js';
 import { handleRequest, registerParticipant, type ParticipantDeps } from './participant.js';
 
@@ -27,7 +28,7 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
   const serverOf = async (node?: McpServerNode): Promise<string | undefined> => {
     if (node?.server) return node.server;
     const pepe = await deps.host.get();
-    return vscode.window.showQuickPick(pepe.mcp.describe().map((r) => r.name), { placeHolder: 'MCP server' });
+    return vscode.window.showQuickPick(pepe.mcp.describe().map((r) => r.name), { title: 'Pepe: MCP server', placeHolder: 'which MCP server' });
   };
   const disposables: vscode.Disposable[] = [
     tree,
@@ -54,42 +55,15 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
       await (await deps.host.get()).mcp.remove(name);
       tree.refresh();
     }),
-    vscode.commands.registerCommand('pepe.mcp.add', async () => {
-      const pepe = await deps.host.get();
-      const name = await vscode.window.showInputBox({ prompt: 'MCP server name (letters, digits, single - or _)', validateInput: (v) => (/^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/.test(v) ? null : 'letters and digits, with single - or _ between them') });
-      if (!name) return;
-      const target = await vscode.window.showInputBox({
-        prompt: 'A URL (remote server) or a command line (local server, e.g. npx -y @modelcontextprotocol/server-everything)',
-        placeHolder: 'https://… or a command',
-      });
-      if (!target?.trim()) return;
-      const remote = /^https?:\/\//i.test(target.trim());
-      const words = remote ? [] : splitCommandLine(target.trim());
-      let network = false;
-      if (!remote) {
-        const answer = await vscode.window.showQuickPick(['No network', 'Allow network (needed for npx to download the package)'], { placeHolder: `May ${name} reach the network?` });
-        if (!answer) return;
-        network = answer.startsWith('Allow');
-      }
-      const agents = Object.keys(pepe.config.agents ?? {});
-      const picked = agents.length ? await vscode.window.showQuickPick(agents, { canPickMany: true, placeHolder: 'Agents that may use its tools (each call is still asked first)' }) : [];
-      try {
-        const server = remote ? { url: target.trim() } : { command: words[0], ...(words.length > 1 ? { args: words.slice(1) } : {}), ...(network ? { network: true } : {}) };
-        const { warnings } = await pepe.mcp.add(name, server, { agents: picked ?? [] });
-        for (const w of warnings) void vscode.window.showWarningMessage(w);
-      } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
-      }
-      tree.refresh();
-    }),
+    vscode.commands.registerCommand('pepe.mcp.add', () => mcpAdd(deps, () => tree.refresh())),
     vscode.commands.registerCommand('pepe.mcp.setSecret', async () => {
       const pepe = await deps.host.get();
       const names = [...new Set(pepe.mcp.describe().flatMap((r) => r.credentials.map((c) => `${c.variable}${c.set ? ' (set)' : ''}`)))];
       if (!names.length) return void vscode.window.showInformationMessage('No MCP server refers to a ${VARIABLE}: add the credential to its entry as a reference first.');
-      const picked = await vscode.window.showQuickPick(names, { placeHolder: 'The variable an MCP server refers to' });
+      const picked = await vscode.window.showQuickPick(names, { title: 'Pepe: Set MCP Server Secret', placeHolder: 'the ${VARIABLE} an MCP server refers to', ignoreFocusOut: true });
       if (!picked) return;
       const name = picked.replace(/ \(set\)$/, '');
-      const value = await vscode.window.showInputBox({ prompt: `Value of \${${name}} (kept in VS Code's secret storage, never in config.json)`, password: true, ignoreFocusOut: true });
+      const value = await vscode.window.showInputBox({ title: `Pepe: Set MCP Server Secret \${${name}}`, prompt: `Value of \${${name}} (kept in VS Code's secret storage, never in config.json)`, password: true, ignoreFocusOut: true });
       if (!value) return;
       await deps.secrets.set(name, value);
       await deps.host.reload();
@@ -99,9 +73,9 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
       const pepe = await deps.host.get();
       const tools = pepe.mcp.hostToolNames();
       if (!tools.length) return void vscode.window.showInformationMessage('VS Code offers no tools right now (its MCP servers and other extensions add them).');
-      const tool = await vscode.window.showQuickPick(tools, { placeHolder: 'A VS Code tool to give an agent (each call is still asked first)' });
+      const tool = await vscode.window.showQuickPick(tools, { title: 'Pepe: Give an Agent a VS Code Tool', placeHolder: 'a VS Code tool to give an agent (each call is still asked first)', ignoreFocusOut: true });
       if (!tool) return;
-      const agent = await vscode.window.showQuickPick(Object.keys(pepe.config.agents ?? {}), { placeHolder: `Agent that may use ${tool}` });
+      const agent = await vscode.window.showQuickPick(Object.keys(pepe.config.agents ?? {}), { title: `Pepe: Give an Agent ${tool}`, placeHolder: `the agent that may use ${tool}`, ignoreFocusOut: true });
       if (!agent) return;
       await pepe.mcp.grant(agent, `vscode:${tool}`);
       void vscode.window.showInformationMessage(`${agent} may now use ${tool}; each call is asked first.`);
@@ -111,10 +85,4 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
   return { disposables, testing: { tree, participant, handleRequest } };
 }
 
-/** Words of a command line: spaces separate, single or double quotes group (no expansion of any kind). */
-export function splitCommandLine(line: string): string[] {
-  const words: string[] = [];
-  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (let m = re.exec(line); m; m = re.exec(line)) words.push(m[1] ?? m[2] ?? m[3]!);
-  return words;
-}
+export { splitCommandLine } from './mcp-add.js';

@@ -25,6 +25,8 @@ export class AgentsTree extends PepeTree<Node> {
   async getChildren(node?: Node): Promise<Node[]> {
     if (node) return [];
     const pepe = await this.host.get();
+    // The welcome view (shown while there is no agent) says the next step: a model, then an agent.
+    void vscode.commands.executeCommand('setContext', 'pepe.hasModel', Object.keys(pepe.config.models ?? {}).length > 0);
     const current = this.active.resolve(pepe.config);
     const agents: Node[] = pepe.agentList().map((a) => {
       const problem = a.status === 'loaded' ? agentModelProblem(pepe.config, a.name, pepe.env) : null;

@@ -48,6 +48,14 @@ describe('pepe mcp (CLI)', function () {
     assert.deepEqual(config().agents.a.mcp, []);
   });
 
+  it('a package runner without --network: saved, with a note that it needs --network', async () => {
+    const r = await pepeCli(home, ['mcp', 'add', 'ev', '--', 'npx', '-y', '@modelcontextprotocol/server-everything']);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stdout, /note: npx downloads the server before it starts, and without --network it cannot/);
+    const with_ = await pepeCli(home, ['mcp', 'add', 'ev2', '--network', '--', 'npx', '-y', '@modelcontextprotocol/server-everything']);
+    assert.ok(!with_.stdout.includes('note: npx'), with_.stdout);
+  });
+
   it('a raw token is saved with a plain warning that it must be revoked', async () => {
     const r = await pepeCli(home, ['mcp', 'add', 'gh', '--url', 'https://example.invalid/mcp', '--header', 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz012345']);
     assert.equal(r.exitCode, 0, r.stderr);
