@@ -1,5 +1,6 @@
 import { parseBashTree, type SyntaxNode } from './bash-grammar.js';
 import { hasHiddenCharacters } from './display.js';
+import { parsePlainCommand } from './plain-command.js';
 
 /**
  * Reads a bash command line with the bash grammar (bash-grammar.ts) into what the risk layer
@@ -104,6 +105,11 @@ const CONSTRUCT_NAMES: Readonly<Record<string, string>> = {
 };
 
 export function parseShell(source: string): ParsedShell {
+  return parsePlainCommand(source) ?? parseShellWithGrammar(source);
+}
+
+/** parseShell without the plain-line shortcut (plain-command.ts): always the bash grammar. */
+export function parseShellWithGrammar(source: string): ParsedShell {
   const out: ParsedShell = { commands: [], substitutions: [], problems: [], constructs: [], forkBombs: [] };
   if (source.length > MAX_COMMAND_LENGTH) {
     out.problems.push({ fragment: cut(source), reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` });

@@ -7,10 +7,11 @@
  * `pepe chat`'s first answer on the mock model load the core as well. Measures the bundles in dist/
  * (built here first, so the figures are of the current sources).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { cpuTimedNode } from '../cpu-time.js';
 import { figure, type Figure, type SuiteContext } from '../figure.js';
 import { interleave, pairedRatio } from '../stats.js';
 import { ROOT } from './extension.js';
@@ -40,15 +41,12 @@ export async function cliSuite(ctx: SuiteContext): Promise<Figure[]> {
   const cli = join(ROOT, 'dist/cli.js');
   const single = await singleBundle(join(ctx.tmp, 'cli-single'));
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PEPE_HOME: home };
-  // The process's own CPU time at exit, written to fd 3 (a pipe only the bench reads).
-  const report = join(ctx.tmp, 'cpu-report.cjs');
-  writeFileSync(report, "process.on('exit', () => { const u = process.cpuUsage(); try { require('node:fs').writeSync(3, String((u.user + u.system) / 1000)); } catch {} });\n");
+  const node = cpuTimedNode(ctx.tmp);
   const timed = (args: string[], expect: RegExp, input?: string) => async () => {
     // One retry: on a shared checkout a concurrent rebuild can leave dist/ half-written for a moment.
     for (let attempt = 1; ; attempt++) {
-      const r = spawnSync(process.execPath, ['--require', report, ...args], { cwd: home, env, encoding: 'utf8', input: input ?? '', stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
-      const ms = Number(r.output[3]);
-      if (r.status === 0 && expect.test(r.stdout) && ms > 0) return ms;
+      const r = node(args, { cwd: home, env, input });
+      if (r.status === 0 && expect.test(r.stdout) && r.ms > 0) return r.ms;
       if (attempt === 2) throw new Error(`bench: node ${args.join(' ')} exited ${r.status}: ${r.stderr || r.stdout}`);
       await new Promise((done) => setTimeout(done, 500));
     }
