@@ -111,13 +111,30 @@ const zodFromCore = {
   },
 };
 
+/**
+ * zod's 40-odd message translations (400 KB, a sixth of cli-core.js) are reachable only through
+ * `z.locales`, which nothing here uses (the messages are English): the bundles get English alone.
+ * Every byte of a bundle is read and decoded on every start, code cache or not.
+ */
+export const zodEnglishOnly = {
+  name: 'pepe-zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ loader: 'js', contents: 'export { default as en } from "./en.js";', resolveDir: resolve(ROOT, 'node_modules/zod/v4/locales') }));
+  },
+};
+
 /** esbuild options for every CLI bundle, given the options shared by all bundles. */
-export async function cliBuilds(common) {
+export async function cliBuilds(shared) {
   await rm(resolve(ROOT, 'dist/cli-vendor'), { recursive: true, force: true }); // no stale vendor bundles
+  // A short-lived process reads, decodes and scans all of its bundles each time: the CLI's are
+  // minified (whitespace and syntax; names kept readable for --verbose stacks; source maps beside them).
+  // That also leaves them pure ASCII (comments go), which V8 decodes and scans on its fast path.
+  const common = { ...shared, minifyWhitespace: true, minifySyntax: true, plugins: [...shared.plugins, zodEnglishOnly] };
   return [
     // `supported`: a lazy import() becomes a require (no ES module loader start-up).
     { ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [MAIN]: './cli-main.js', [ERRORS]: './cli-errors.js' }), await lazyBuiltins()] },
-    { ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js', [CORE_BUNDLE]: './cli-core.js' }), await lazyBuiltins()] },
+    // cli-main.js gets the vendor stand-ins too (yaml, for front matter, would be half of `--help`).
+    { ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js', [CORE_BUNDLE]: './cli-core.js' }), await lazyVendors(), await lazyBuiltins()] },
     { ...common, entryPoints: { 'cli-core': 'src/cli/core-bundle.ts' }, outdir: 'dist', plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js' }), await lazyVendors(), await lazyBuiltins()] },
     { ...common, entryPoints: { 'cli-errors': 'src/core/errors.ts' }, outdir: 'dist' },
     ...Object.entries(LAZY_VENDORS).map(([vendor, packages]) => ({

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { launcherNeedsNetwork } from '../../core/mcp/launcher-network.js';
+import { launcherNeedsNetwork } from '../../core/config/launcher-network.js';
 import { UsageError } from '../../core/errors.js';
 import type { CliContext } from '../context.js';
 import { json, table } from '../format.js';

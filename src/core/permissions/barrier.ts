@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../errors.js';
 import { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type Withdrawn } from './approval.js';
-import { loadShellGrammar } from './bash-grammar.js';
+import { GrammarNotLoadedError, loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
 import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 import { visible } from '../display.js';
 import { controlFileHints } from './control-files.js';
@@ -78,8 +78,7 @@ export class PermissionBarrier {
     // What the call may do: the shell reading, plus what the resolved paths say.
     let verdict: ShellVerdict = { hints: [], catastrophic: [] };
     if (cls.kind === 'shell') {
-      await loadShellGrammar();
-      verdict = classifyToolCall(tool, args, this.catastrophes);
+      verdict = await classifyLoadingGrammar(() => classifyToolCall(tool, args, this.catastrophes));
       verdict = withRepositoryConfig(verdict, call.facts?.cwd ?? call.cwd);
     }
     if (verdict.catastrophic.length > 0) {
@@ -383,4 +382,22 @@ export class PermissionBarrier {
   private newId(): string {
     return this.options.newId?.() ?? randomBytes(4).toString('hex');
   }
+}
+
+/**
+ * Classifies a shell call, loading the bash grammar only when the reading needs it: a plain line
+ * (`true`, `npm test`: plain-command.ts) is read without it, so the first command of a process
+ * does not wait for the grammar to load. Anything that needs the grammar before it is there
+ * stops the classification (it is pure), which runs again once the grammar has loaded.
+ */
+async function classifyLoadingGrammar<T>(classify: () => T): Promise<T> {
+  if (!shellGrammarReady()) {
+    try {
+      return classify();
+    } catch (e) {
+      if (!(e instanceof GrammarNotLoadedError)) throw e;
+    }
+    await loadShellGrammar();
+  }
+  return classify();
 }

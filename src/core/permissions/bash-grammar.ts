@@ -43,9 +43,16 @@ export function shellGrammarReady(): boolean {
   return parser !== null;
 }
 
+/** What parseBashTree throws before `loadShellGrammar()` has finished (and no load has failed). */
+export class GrammarNotLoadedError extends Error {
+  constructor() {
+    super('the bash grammar is not loaded yet (await loadShellGrammar())');
+  }
+}
+
 /** Parses with the loaded grammar. Throws when `loadShellGrammar()` has not finished. */
 export function parseBashTree(source: string): SyntaxTree {
-  if (!parser) throw loadError ?? new Error('the bash grammar is not loaded yet (await loadShellGrammar())');
+  if (!parser) throw loadError ?? new GrammarNotLoadedError();
   const tree = parser.parse(source);
   if (!tree) throw new Error('the bash grammar returned no tree');
   return tree;

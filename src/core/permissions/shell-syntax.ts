@@ -1,5 +1,6 @@
 import { parseBashTree, type SyntaxNode } from './bash-grammar.js';
 import { hasHiddenCharacters } from '../display.js';
+import { parsePlainCommand } from './plain-command.js';
 
 /**
  * Reads a bash command line with the bash grammar (bash-grammar.ts) into what the risk layer
@@ -9,60 +10,8 @@ import { hasHiddenCharacters } from '../display.js';
  * here-strings, compound commands…). Nothing is executed or expanded.
  */
 
-export interface ShellWord {
-  /** The value after quote removal; expansions are kept as written (`$HOME`). */
-  text: string;
-  /** As written in the source. */
-  raw: string;
-  /** Contains an expansion whose value is unknown here ($x, ${x}, $(…), `…`, $((…)), <(…), {a,b}). */
-  dynamic: boolean;
-  /** Starts with an unquoted glob character, so it may expand to something like `-i`. */
-  globStart: boolean;
-  /** A plain word: its value is exactly `text`, printable, and cannot turn into anything else. */
-  plain: boolean;
-}
-
-export interface ShellRedirect {
-  op: string;
-  /** The explicit file descriptor (`2>`), if any. */
-  fd: string | null;
-  /** The target word; null for here-documents, here-strings and descriptor closes. */
-  target: ShellWord | null;
-  raw: string;
-}
-
-export interface SimpleCommand {
-  /** Leading assignments (`A=1`), the program and its arguments, in order. */
-  words: ShellWord[];
-  redirects: ShellRedirect[];
-  raw: string;
-  /** Reads the previous command's output (`a | this`). */
-  pipedFrom: boolean;
-}
-
-export type SubstitutionKind = '$(' | '`' | '<(' | '>(' | '$((';
-
-export interface Substitution {
-  kind: SubstitutionKind;
-  raw: string;
-}
-
-export interface ShellProblem {
-  fragment: string;
-  reason: string;
-}
-
-export interface ParsedShell {
-  /** Every simple command, including those inside substitutions and compound commands. */
-  commands: SimpleCommand[];
-  substitutions: Substitution[];
-  /** What the grammar could not parse, or too deep to follow: the line is unclear. */
-  problems: ShellProblem[];
-  /** Syntax outside the harmless subset (simple commands joined by && || ; |); not a risk by itself. */
-  constructs: ShellProblem[];
-  /** Function definitions whose body calls the function again in a pipeline or the background. */
-  forkBombs: string[];
-}
+export type { ParsedShell, ShellProblem, ShellRedirect, ShellWord, SimpleCommand, Substitution, SubstitutionKind } from './shell-types.js';
+import type { ParsedShell, ShellProblem, ShellRedirect, ShellWord, SimpleCommand, Substitution, SubstitutionKind } from './shell-types.js';
 
 /** Commands nested deeper than this (substitutions, subshells, groups, bodies) are unclear. */
 export const MAX_NESTING = 64;
@@ -104,6 +53,11 @@ const CONSTRUCT_NAMES: Readonly<Record<string, string>> = {
 };
 
 export function parseShell(source: string): ParsedShell {
+  return parsePlainCommand(source) ?? parseShellWithGrammar(source);
+}
+
+/** parseShell without the plain-line shortcut (plain-command.ts): always the bash grammar. */
+export function parseShellWithGrammar(source: string): ParsedShell {
   const out: ParsedShell = { commands: [], substitutions: [], problems: [], constructs: [], forkBombs: [] };
   if (source.length > MAX_COMMAND_LENGTH) {
     out.problems.push({ fragment: cut(source), reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` });

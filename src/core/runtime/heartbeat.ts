@@ -30,7 +30,7 @@ export const MAX_HEARTBEAT_FILE_CHARS = 16_000;
  * tolerated; any other word makes it a real answer.
  */
 export function isHeartbeatOk(answer: string): boolean {
-  const core = answer.trim().replace(/^[\s*_`"'“”‘’([{<>]+/u, '').replace(/[\s*_`"'“”‘’)\]}<>.!]+$/u, '');
+  const core = answer.trim().replace(/^[\s*_`"'\u201C\u201D\u2018\u2019([{<>]+/u, '').replace(/[\s*_`"'\u201C\u201D\u2018\u2019)\]}<>.!]+$/u, '');
   return core.toUpperCase() === HEARTBEAT_OK;
 }
 

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { launcherNeedsNetwork } from '../../core/mcp/launcher-network.js';
+import { launcherNeedsNetwork } from '../../core/config/launcher-network.js';
 import type { Pepe } from '../../core/pepe.js';
 import { InputFlow } from '../commands/input-flow.js';
 import { Cancelled } from '../commands/ui.js';
-import type { McpUiDeps } from './register.js';
+import type { McpUiDeps } from './mcp-ui-deps.js';
 
 const TITLE = 'Pepe: Add MCP Server';
 const NAME = /^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;

@@ -3,16 +3,11 @@ import type { Pepe } from '../../core/pepe.js';
 import type { ApiKeys } from '../host/api-keys.js';
 import type { PepeHost } from '../host/pepe-host.js';
 import { mcpAdd } from './mcp-add.js';
+import type { McpUiDeps } from './mcp-ui-deps.js';
 import { McpTree, type McpServerNode } from './mcp-tree.js';
 import { handleRequest, registerParticipant, type ParticipantDeps } from './participant.js';
 
-export interface McpUiDeps {
-  host: PepeHost;
-  /** SecretStorage: where a server's `${VAR}` credential may be kept instead of the environment. */
-  secrets: Pick<ApiKeys, 'set'>;
-  log: vscode.LogOutputChannel;
-  defaultAgent: (pepe: Pepe) => string | null;
-}
+export type { McpUiDeps } from './mcp-ui-deps.js';
 
 /** What the tests reach: the tree and the participant's handler (the workbench chat needs a sign-in). */
 export interface McpTesting {

@@ -62,9 +62,22 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     const marks = { 'ai-sdk.js': 'anthropic-version', 'yaml.js': 'super("YAMLParseError"', 'sucrase.js': 'getJSXPragmaInfo', 'execa.js': 'execaCoreAsync' };
     for (const [vendor, mark] of Object.entries(marks)) {
       assert.ok(text(`cli-vendor/${vendor}`).includes(mark), `${mark} not in ${vendor}`);
-      for (const f of ['cli.js', 'cli-core.js']) assert.ok(!text(f).includes(mark), `${mark} (${vendor}) is bundled into ${f}`);
+      for (const f of ['cli.js', 'cli-main.js', 'cli-core.js']) assert.ok(!text(f).includes(mark), `${mark} (${vendor}) is bundled into ${f}`);
     }
     assert.ok(!text('cli.js').includes('$constructor'), 'zod is bundled into the entry');
+  });
+
+  it('the bundles are pure ASCII and carry zod\'s English messages only (each start reads all of them)', () => {
+    const files = ['cli.js', 'cli-main.js', 'cli-core.js', ...readdirSync(join(ROOT, 'dist/cli-vendor')).filter((f) => f.endsWith('.js')).map((f) => `cli-vendor/${f}`)];
+    for (const f of files) {
+      const bytes = readFileSync(join(ROOT, 'dist', f));
+      const at = bytes.findIndex((b) => b > 0x7f);
+      assert.equal(at, -1, `${f} has a non-ASCII byte at ${at}: ${bytes.subarray(Math.max(0, at - 60), at + 20).toString()}`);
+    }
+    const core = readFileSync(join(ROOT, 'dist/cli-core.js'), 'utf8');
+    assert.ok(core.includes('Invalid input'), "zod's English messages are in the core");
+    // The German messages' own words ("Ungültige Eingabe", escaped as ASCII by the bundler).
+    assert.ok(!/Ung\\(u00FC|xFC)ltige Eingabe/i.test(core), "zod's other languages are bundled");
   });
 
   it('a mock run loads the core but not the AI SDK, yaml or sucrase; an agent core loads yaml', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { launcherNeedsNetwork } from '../../../src/core/mcp/launcher-network.js';
+import { launcherNeedsNetwork } from '../../../src/core/config/launcher-network.js';
 
 describe('launcherNeedsNetwork (the MCP setup\'s network choice)', () => {
   it('package runners download what they run', () => {

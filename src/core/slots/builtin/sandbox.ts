@@ -1,9 +1,10 @@
+import type { ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { execa } from 'execa';
 import { bubblewrapSetsEnv, confinedCommand, confinementFailed, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
+import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
 
 export type { ConfinementStatus } from '../../sandbox/index.js';
@@ -169,12 +170,12 @@ export class BuiltinSandbox {
     this.warm = null;
   }
 
-  private async follow(child: Child, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+  private async follow({ child, done }: Launched, opts: SandboxRunOptions): Promise<SandboxRunResult> {
     const cap = new OutputCap(opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     let timedOut = false;
     let cancelled = false;
     const killGroup = () => {
-      if (child.pid === undefined) return;
+      if (child?.pid === undefined) return;
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
@@ -192,12 +193,16 @@ export class BuiltinSandbox {
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.all?.setEncoding('utf8');
-    child.all?.on('data', (chunk: string) => {
-      cap.push(chunk);
-      opts.onData?.(chunk);
-    });
-    const result = await child;
+    // stdout and stderr as one text, in the order the chunks arrive (the command's own stderr is
+    // already joined to its stdout inside; bubblewrap's messages come on stderr).
+    for (const stream of [child?.stdout, child?.stderr]) {
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        cap.push(chunk);
+        opts.onData?.(chunk);
+      });
+    }
+    const result = await done;
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
 
@@ -217,21 +222,6 @@ export class BuiltinSandbox {
   }
 }
 
-/** A child as the sandbox starts it: its own process group, stdout and stderr as one stream. */
-function launch(file: string, args: string[], cwd: string, env: Record<string, string>, stdin: 'ignore' | 'pipe') {
-  return execa(file, args, {
-    cwd,
-    env,
-    extendEnv: false,
-    all: true,
-    buffer: false,
-    stdin,
-    reject: false,
-    detached: true, // its own process group, so a deadline kills grandchildren too
-    encoding: 'utf8',
-  });
-}
-type Child = ReturnType<typeof launch>;
 
 /**
  * A shell started ahead of time in a pids cgroup of its own (created with the limit), waiting on
@@ -245,39 +235,42 @@ class WarmShell {
   private constructor(
     readonly limit: number,
     private readonly cgroup: PidsCgroup,
-    private readonly child: Child,
+    private readonly launched: Launched & { child: ChildProcess },
   ) {}
 
   static start(limit: number): WarmShell | null {
     const cgroup = PidsCgroup.create(limit);
     if (!cgroup) return null;
     const script = 'echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; eval "$(cat)"';
-    let child: Child;
-    try {
-      child = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
-    } catch {
+    const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
+    const { child } = launched;
+    if (!child) {
       // Nothing waiting then: the next command joins its group the slower way.
       cgroup.dispose();
       return null;
     }
     // Waiting must not keep Pepe alive; it is ended when Pepe exits (or reads end-of-input).
-    child.catch(() => undefined);
+    child.stdin?.on('error', () => undefined); // a shell gone before its input was written
     for (const h of [child, child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) h?.unref?.();
     live.add(child);
-    void child.finally(() => live.delete(child));
-    return new WarmShell(limit, cgroup, child);
+    void launched.done.then(() => live.delete(child));
+    return new WarmShell(limit, cgroup, { child, done: launched.done });
+  }
+
+  private get child(): ChildProcess {
+    return this.launched.child;
   }
 
   alive(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null && this.child.stdin?.writable === true;
   }
 
-  exec(file: string, args: string[], env: Record<string, string>): Child {
+  exec(file: string, args: string[], env: Record<string, string>): Launched {
     for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ ref?: () => void } | null>) h?.ref?.();
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
     const words = [file, '--clearenv', ...envArgs, ...args].map(singleQuote).join(' ');
     this.child.stdin?.end(`exec ${words} </dev/null\n`);
-    return this.child;
+    return this.launched;
   }
 
   dispose(): void {
@@ -291,7 +284,7 @@ class WarmShell {
   }
 }
 
-const live = new Set<Child>();
+const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of live) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
 });
