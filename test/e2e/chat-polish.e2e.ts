@@ -262,8 +262,11 @@ describe('e2e: chat polish (issue 26)', function () {
       const diff = domText(await page.locator('.monaco-diff-editor').last().innerText().catch(() => ''));
       return diff.includes('ROUND_HALF_UP') ? true : undefined;
     }, { timeoutMs: 30_000, what: 'the file as it is now in the diff' });
-    // Known gap: in the workbench the left side ("before this turn") comes up empty although
-    // Checkpoints.fileAt reads it in the unit test; the check of that side waits for the fix.
+    // The left side is the file as the checkpoint before the turn holds it (read when VS Code asks).
+    await waitFor(async () => {
+      const original = domText(await page.locator('.monaco-diff-editor .editor.original').last().innerText().catch(() => ''));
+      return original.includes('return round(x)') ? true : undefined;
+    }, { timeoutMs: 30_000, what: 'the file as it was before the turn in the diff' });
     assert.equal(await page.locator('.tabs-container .tab[aria-label*=".diff"]').count(), 0, 'a raw .diff file opened');
 
     await runCommand(page, 'Pepe: Restore Checkpoint…');
@@ -271,7 +274,8 @@ describe('e2e: chat polish (issue 26)', function () {
     const labels = await waitFor(async () => {
       const all = (await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText))).map(domText);
       // (the palette's own rows first, then the picker's)
-      return all.some((l) => l.includes('before “')) ? all : undefined;
+      const picker = all.filter((l) => !l.startsWith('Pepe: '));
+      return picker.some((l) => l.includes('before “')) ? picker : undefined;
     }, { timeoutMs: 30_000, what: 'the checkpoint list' });
     assert.ok(labels[0]!.includes('before “Fix the rounding in prices.py”') && labels[0]!.includes('editor'), labels.join(' | '));
     assert.ok(!labels.some((l) => l.includes('run the command')), `a turn that changed nothing is listed: ${labels.join(' | ')}`);

@@ -131,11 +131,12 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
     await chat.locator('.card[data-tool="edit_file"] [data-action="show-change"]').waitFor({ state: 'visible', timeout: 30_000 });
     await chat.locator('[data-kind="turn-checkpoint"] [data-action="restore-turn"]').waitFor({ state: 'visible', timeout: 30_000 });
     await docScreenshot(page, 'chat-edit-card.png');
-    // "Show changes" opens the file's diff since before the turn.
+    // "Show changes" opens VS Code's diff editor: the file before the turn ↔ now (issue 26).
     await chat.locator('.card[data-tool="edit_file"] [data-action="show-change"]').click();
     await waitFor(async () => {
-      const text = domText(await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText().catch(() => ''));
-      return text.includes('-export const answer = 41;') && text.includes('+export const answer = 42;') ? true : undefined;
+      const original = domText(await page.locator('.monaco-diff-editor .editor.original .view-lines').last().innerText().catch(() => ''));
+      const modified = domText(await page.locator('.monaco-diff-editor .editor.modified .view-lines').last().innerText().catch(() => ''));
+      return original.includes('export const answer = 41;') && modified.includes('export const answer = 42;') ? true : undefined;
     }, { timeoutMs: 30_000, what: "the edit's diff since before the turn" });
 
     // The person's undo in the editor takes the agent's edit back.

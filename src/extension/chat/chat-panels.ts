@@ -21,7 +21,7 @@ export function registerChatPanels(context: vscode.ExtensionContext, deps: Omit<
     panels,
     // @selection from the chat: a focused webview has no active text editor, so remember the last.
     trackLastEditor(),
-    registerChangeDocs(),
+    registerChangeDocs(() => full.getPepe()),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         panels.restore(panel, parseViewState(state));

@@ -12,11 +12,24 @@ import { insideWorkspace } from './workspace-path.js';
  */
 
 const CHANGES_SCHEME = 'pepe-changes';
-const changeTexts = new Map<string, string>();
 
-/** Read-only documents for "Show changes" (never dirty, so closing them asks nothing). */
-export function registerChangeDocs(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(CHANGES_SCHEME, { provideTextDocumentContent: (uri) => changeTexts.get(uri.path) ?? '' });
+/**
+ * Read-only documents for "Show changes" (never dirty, so closing them asks nothing). The URI
+ * names the checkpoint and the file (`?cp=<id>&file=<path>`) and the text is read from the
+ * checkpoint when VS Code asks: no state kept beside the provider, so any registration of the
+ * scheme answers the same.
+ */
+export function registerChangeDocs(getPepe: () => Promise<Pepe>): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(CHANGES_SCHEME, {
+    provideTextDocumentContent: async (uri) => {
+      const q = new URLSearchParams(uri.query);
+      const cp = q.get('cp') ?? '';
+      const file = q.get('file') ?? '';
+      // The URI is ours, but a document link could name the scheme: only a checkpoint id and a relative path.
+      if (!/^[0-9a-f]{40,64}$/.test(cp) || !file || file.startsWith('/') || file.split('/').includes('..')) return '';
+      return (await (await (await getPepe()).checkpoints()).fileAt(cp, file)) ?? '';
+    },
+  });
 }
 
 /** The checkpoint taken before this turn's first change, or null (no change, no git, checkpoints off). */
@@ -58,13 +71,9 @@ export async function showChangeSinceTurn(pepe: Pepe, path: string, sessionId: s
   const { rel, real } = await insideWorkspace(pepe.workspace, path);
   const checkpoint = await checkpointOfTurn(pepe, sessionId, turnId);
   if (!checkpoint) throw new Error('this turn has no checkpoint (it changed no files, or checkpoints are off), so there is nothing to compare with');
-  const cp = await pepe.checkpoints();
   const relPosix = rel.split(sep).join('/');
-  const before = (await cp.fileAt(checkpoint.id, relPosix)) ?? '';
-  const uri = vscode.Uri.from({ scheme: CHANGES_SCHEME, path: `/${checkpoint.id.slice(0, 12)}/${relPosix}` });
-  changeTexts.set(uri.path, before);
-  // Loaded before the diff asks for it, so the left side is the checkpoint's text.
-  await vscode.workspace.openTextDocument(uri);
+  const id = checkpoint.id;
+  const uri = vscode.Uri.from({ scheme: CHANGES_SCHEME, path: `/${id.slice(0, 12)}/${relPosix}`, query: new URLSearchParams({ cp: id, file: relPosix }).toString() });
   const name = relPosix.split('/').at(-1) ?? relPosix;
   await vscode.commands.executeCommand('vscode.diff', uri, vscode.Uri.file(real), `${name}: before this turn ↔ now`, { preview: true, viewColumn: vscode.ViewColumn.Beside });
 }

@@ -16,7 +16,7 @@ const registered = new Set([
   ...[...source('src/extension/activate.ts').matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1]),
 ]);
 // The MCP view's commands (and the workspace items' review) are registered with the view itself (they need no core until run).
-const direct = new Set(['src/extension/mcp/register.ts', 'src/extension/views/workspace-items.ts', 'src/extension/views/grants-tree.ts'].flatMap((f) => [...source(f).matchAll(/registerCommand\('(pepe\.[\w.]+)'/g)].map((m) => m[1])));
+const direct = new Set(['src/extension/mcp/register.ts', 'src/extension/views/workspace-items.ts', 'src/extension/views/grants-tree.ts', 'src/extension/tasks/register.ts'].flatMap((f) => [...source(f).matchAll(/registerCommand\(\s*'(pepe\.[\w.]+)'/g)].map((m) => m[1])));
 const contributed = new Set<string>(pkg.contributes.commands.map((c: { command: string }) => c.command));
 
 describe('package.json contributions', () => {
@@ -44,7 +44,7 @@ describe('package.json contributions', () => {
 
   it('views: Agents first with Add Model / Add Agent in its welcome; Slots collapsed', () => {
     const views = pkg.contributes.views.pepe.map((v: { id: string }) => v.id);
-    assert.deepEqual(views, ['pepe.agents', 'pepe.routes', 'pepe.slots', 'pepe.mcp', 'pepe.grants']);
+    assert.deepEqual(views, ['pepe.agents', 'pepe.routes', 'pepe.slots', 'pepe.mcp', 'pepe.tasks', 'pepe.grants']);
     assert.equal(pkg.contributes.views.pepe[2].visibility, 'collapsed');
     const welcome = pkg.contributes.viewsWelcome.find((w: { view: string }) => w.view === 'pepe.agents').contents;
     assert.match(welcome, /\[Add Model\]\(command:pepe\.model\.add\)/);
@@ -63,9 +63,10 @@ describe('package.json contributions', () => {
     for (const file of ['README.marketplace.md', 'CHANGELOG.md']) assert.doesNotMatch(source(file), /\bspec [0-9]/i, file);
   });
 
-  it('.vscodeignore keeps the CLI bundles, source maps and developer docs out', () => {
+  it('.vscodeignore keeps source maps and developer docs out; the CLI bundles ship (background tasks run in a CLI process)', () => {
     const ignore = source('.vscodeignore').split('\n').filter((l) => l && !l.startsWith('#'));
     assert.equal(ignore[0], '**', 'an allow-list');
-    assert.ok(!ignore.some((l) => /cli|\.map|docs/.test(l) && l.startsWith('!')), ignore.join('\n'));
+    assert.ok(!ignore.some((l) => /\.map|docs/.test(l) && l.startsWith('!')), ignore.join('\n'));
+    for (const bundle of ['cli.js', 'cli-core.js', 'cli-main.js']) assert.ok(ignore.includes(`!dist/${bundle}`), `dist/${bundle} is left out: a background task could not start`);
   });
 });
