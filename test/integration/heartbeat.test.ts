@@ -41,7 +41,15 @@ describe('heartbeat in the extension host', function () {
     assert.match(transcript, /pulse check from the heartbeat test/);
 
     // The schedule now says the next pulse is an hour away: another look fires nothing.
-    const schedule = JSON.parse(readFileSync(path.join(pepeHome(), 'heartbeat.json'), 'utf8')) as Record<string, string>;
+    // The pulse is recorded once its turn has ended, which may be just after the session appears.
+    const schedule = await waitUntil(() => {
+      try {
+        const s = JSON.parse(readFileSync(path.join(pepeHome(), 'heartbeat.json'), 'utf8')) as Record<string, string>;
+        return s[agent] ? s : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 'the pulse recorded in heartbeat.json');
     assert.ok(schedule[agent], 'the pulse was recorded in heartbeat.json');
     await a.testing.host.reload();
     await new Promise((r) => setTimeout(r, 1500));
