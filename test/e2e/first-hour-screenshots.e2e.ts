@@ -51,7 +51,8 @@ const THEMES = [
 
       it(`first-run sidebar, walkthrough and the model setup form (${suffix})`, async function () {
         const page = wb!.page;
-        assert.ok(((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(themeClass), `not the ${theme} theme`);
+        // The theme from the settings is applied after the workbench shows: wait for it.
+        await waitFor(async () => (((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').split(/\s+/).includes(themeClass) ? true : undefined), { timeoutMs: 30_000, what: `the ${theme} theme` });
         await openViewContainer(page, 'Pepe');
         const welcome = page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Agents"]) .welcome-view-content');
         await welcome.waitFor({ state: 'visible', timeout: 60_000 });

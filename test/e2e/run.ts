@@ -4,7 +4,7 @@
  * see test/vscode/harness.ts) and drives it the way a person does.
  *
  * Missing prerequisites (scripts/setup-vscode.sh): skipped with a message (exit 0), or exit 1 under
- * CI=true. The whole run is bounded by PEPE_E2E_TIMEOUT_MS (default 600000); a test by mocha's
+ * CI=true. The whole run is bounded by PEPE_E2E_TIMEOUT_MS (default 1800000: about twenty workbenches); a test by mocha's
  * timeout (default 180000, PEPE_E2E_TEST_TIMEOUT_MS). PEPE_TEST_GREP selects tests;
  * PEPE_KEEP_VSCODE_TMP=1 keeps profiles and logs. Failing tests leave a screenshot in
  * .test-tmp/e2e-failures/.
@@ -20,7 +20,7 @@ const LABEL = 'e2e';
 
 async function main(): Promise<number> {
   requirePrereqsOrExit(`${LABEL} tests (VS Code)`);
-  installProcessGuards({ deadlineMs: Number(process.env.PEPE_E2E_TIMEOUT_MS) || 600_000, label: LABEL });
+  installProcessGuards({ deadlineMs: Number(process.env.PEPE_E2E_TIMEOUT_MS) || 1_800_000, label: LABEL });
   const t0 = Date.now();
   buildExtension();
 
