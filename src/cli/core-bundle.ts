@@ -20,4 +20,4 @@ export { TerminalRenderer } from './render.js';
 export { TtyPrompter } from './tty-prompter.js';
 /** The CLI's AI SDK bundle (dist/cli-vendor/ai-sdk.js) uses this copy of zod instead of its own. */
 export * as zodForVendors from 'zod';
-export { TaskService, TaskStore, tasksHome, runTask, DEFAULT_MAX_TASKS } from '../core/tasks/index.js';
+export { TaskService, TaskStore, tasksHome, runTask, awaitedCalls, DEFAULT_MAX_TASKS } from '../core/tasks/index.js';

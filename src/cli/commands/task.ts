@@ -70,7 +70,8 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
           store,
           signal: ac.signal,
           turn: (o) => pepe.run({ ...o, personPresent: false, metadata: { channel: 'task', task: id } }),
-          pendingOf: async (sessionId) => (await pepe.pending.list()).filter((a) => a.sessionId === sessionId && a.status === 'pending').map((a) => a.id),
+          // Pending calls, and approved ones still running in the process that approved them.
+          pendingOf: async (sessionId) => core.awaitedCalls(await pepe.pending.list({ includeResolved: true }), sessionId, () => pepe.sessions.load(record.agent, sessionId).state),
         });
         process.exitCode = end.status === 'done' ? 0 : 1;
       } finally {

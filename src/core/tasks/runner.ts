@@ -10,7 +10,7 @@ export interface TaskRunDeps {
   store: TaskStore;
   /** One turn of the task's agent, in the task's worktree, with nobody present to ask (parking). */
   turn: (opts: Pick<RunTurnOptions, 'agent' | 'text' | 'sessionId' | 'signal' | 'onEvent'>) => Promise<TurnResult>;
-  /** Ids of the approvals of `sessionId` still pending (neither decided nor expired). */
+  /** Ids of the approvals of `sessionId` it still waits for: pending, or approved and still running where they were approved (awaitedCalls). */
   pendingOf: (sessionId: string) => Promise<string[]>;
   signal: AbortSignal;
   pollMs?: number;

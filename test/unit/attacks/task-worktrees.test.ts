@@ -77,4 +77,27 @@ describe("attacks between background tasks: a task's commands write only its own
     assert.equal(git(place.checkout, 'branch', '--list', b.branch), '');
     assert.deepEqual((await list()).map((t) => t.id), [a.id]);
   });
+  it("a task's call approved from the person's checkout (as VS Code and pepe approvals approve do) still writes only the task's worktree", async () => {
+    // The approving process's own workspace is the checkout; the call must run where it was parked,
+    // with the task's worktree as its only writable root. Its target is read at run time from a
+    // file the task's base holds, so only the sandbox (not the barrier's reading) can refuse it.
+    writeFileSync(join(place.checkout, 'target.txt'), place.checkout);
+    git(place.checkout, 'add', 'target.txt');
+    git(place.checkout, 'commit', '-q', '-m', 'target');
+    const attack = 'echo pwned > "$(cat target.txt)/pwned.txt" || echo "refused: checkout"; echo mine > mine.txt';
+    const script = join(place.pepeHome, 's.json');
+    writeFileSync(script, JSON.stringify({ steps: [{ tool_calls: [{ name: 'bash', arguments: { command: attack } }] }, { text: 'waiting' }, { text: 'done' }] }));
+    writeFileSync(join(place.pepeHome, 'config.json'), JSON.stringify({ agents: { a: { model: `mock:${script}` } } }));
+    const t = JSON.parse((await cli(['task', 'start', 'a', 'attack', '--json'])).stdout);
+    const show = async () => JSON.parse((await cli(['task', 'show', t.id, '--json'])).stdout) as { status: string; sessionId: string };
+    await until('the task to wait', async () => (await show()).status === 'waiting');
+    const [parked] = JSON.parse((await cli(['approvals', 'list', '--json'])).stdout);
+    const approved = await cli(['approvals', 'approve', parked.id], place.checkout);
+    assert.equal(approved.exitCode, 0, approved.stderr);
+    assert.match(approved.stdout, /refused: checkout/);
+    await until('the task to end', async () => ['done', 'failed'].includes((await show()).status));
+    assert.equal(existsSync(join(place.checkout, 'pwned.txt')), false, 'the checkout was written by an approved task call');
+    assert.equal(readFileSync(join(t.worktree, 'mine.txt'), 'utf8'), 'mine\n');
+    assert.equal(git(place.checkout, 'status', '--porcelain'), '');
+  });
 });

@@ -52,6 +52,25 @@ describe('pepe task: approvals from a task, stop, and the help text', function (
     assert.match((await cli(['task', 'diff', t.id.slice(0, 5)])).stdout, /\+approved/);
   });
 
+  it('an approved call that runs in the approving process is waited for: the task ends after it, told its result', async () => {
+    // The person approves from elsewhere (VS Code's queue, or here `approvals approve`), which runs
+    // the call itself; the task must not take its next turn (and end) while that call still runs.
+    agent([{ tool_calls: [{ name: 'bash', arguments: { command: 'sleep 3; echo late > late.txt' } }] }, { text: 'waiting for you' }, { text: 'all done' }]);
+    const t = JSON.parse((await cli(['task', 'start', 'a', 'write late.txt', '--json'])).stdout);
+    await until('the task to wait', async () => (await status(t.id)).status === 'waiting');
+    const [parked] = JSON.parse((await cli(['approvals', 'list', '--json'])).stdout);
+    const approving = cli(['approvals', 'approve', parked.id]);
+    await until('the task to end', async () => ['done', 'failed'].includes((await status(t.id)).status));
+    assert.equal(existsSync(join(t.worktree, 'late.txt')), true, 'the task ended while its approved command still ran');
+    const approved = await approving;
+    assert.equal(approved.exitCode, 0, approved.stderr);
+    const end = await status(t.id);
+    assert.equal(end.status, 'done');
+    const { sessionId } = JSON.parse((await cli(['task', 'show', t.id, '--json'])).stdout);
+    const transcript = (await cli(['sessions', 'show', sessionId])).stdout;
+    assert.match(transcript, new RegExp(`approved the parked call ${parked.id}[^\\n]*; it ran`), 'the follow-up turn tells the agent how the call went');
+  });
+
   it('stop ends a waiting task as stopped and leaves its worktree; an unknown or ambiguous id is a usage error', async () => {
     agent([{ tool_calls: [{ name: 'bash', arguments: { command: 'echo x > x.txt' } }] }, { text: 'waiting' }]);
     const t = JSON.parse((await cli(['task', 'start', 'a', 'x', '--json'])).stdout);
