@@ -2,7 +2,8 @@
  * Background tasks (issue 28) in a real workbench: "New Background Task" from the palette starts a
  * task in a git worktree of its own; its gated command waits in the Tasks view's queue (no dialog)
  * and is approved from its row; the task goes on and ends; its changes open in VS Code's diff
- * editor; Merge brings them into the person's checkout, untouched until then.
+ * editor; a commit for a pull request puts them on the task's branch by the person's git identity;
+ * Merge brings them into the person's checkout, untouched until then.
  */
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,9 @@ describe('e2e: background tasks from the Tasks view', function () {
     writeFileSync(path.join(repo, 'README.md'), 'hello\n');
     git('add', 'README.md');
     git('commit', '-q', '-m', 'first');
+    // The person's own identity, in the repository's configuration: the task's commits are theirs.
+    git('config', 'user.name', 'Pat Person');
+    git('config', 'user.email', 'pat@example.invalid');
     home = makePepeHome({});
     const script = path.join(home, 'task.script.json');
     writeFileSync(script, JSON.stringify({ steps: [{ tool_calls: [{ name: 'bash', arguments: { command: 'echo from-the-task > task.txt' } }] }, { text: 'waiting for the person' }, { text: 'wrote task.txt' }] }));
@@ -73,13 +77,24 @@ describe('e2e: background tasks from the Tasks view', function () {
     await waitFor(async () => ((await page.locator('.tabs-container .tab').allInnerTexts()).some((t) => t.includes(`Task ${id}`)) ? true : undefined), { timeoutMs: 30_000, what: "the task's diff editor" });
     await waitFor(async () => ((await page.locator('.editor-group-container').innerText().catch(() => '')).includes('task.txt') ? true : undefined), { timeoutMs: 30_000, what: 'task.txt in the diff' });
 
+    // A commit for a pull request, from the row's context menu: on the task's branch, by the person.
+    await taskRow.click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Commit Task for Pull Request…' }).click();
+    const box = page.locator('.quick-input-widget .quick-input-box input');
+    await box.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await box.inputValue(), 'write task.txt', "the message offered is the task's text");
+    await answerInput(page, 'Add task.txt');
+    await waitForNotice(page, `committed task ${id}'s work on branch pepe/task-${id}`);
+    assert.equal(git('log', '-1', '--format=%an <%ae>|%s', `pepe/task-${id}`).trim(), 'Pat Person <pat@example.invalid>|Add task.txt');
+    assert.equal(existsSync(path.join(repo, 'task.txt')), false, 'a commit for a pull request leaves the checkout as it is');
+
     await taskRow.hover();
     await taskRow.locator('.action-label[aria-label^="Merge Task"]').click();
     await clickDialogButton(page, 'Merge');
-    await waitForNotice(page, `merged task ${id} (fast-forward)`);
+    await waitForNotice(page, `merged task ${id} (fast-forward) by Pat Person <pat@example.invalid>.`);
     await waitFor(() => (existsSync(path.join(repo, 'task.txt')) ? true : undefined), { timeoutMs: 60_000, what: 'the merge' });
     assert.equal(readFileSync(path.join(repo, 'task.txt'), 'utf8'), 'from-the-task\n');
-    assert.match(git('log', '-1', '--format=%s'), /write task\.txt/);
+    assert.equal(git('log', '-1', '--format=%an|%s').trim(), 'Pat Person|Add task.txt');
     await waitForTreeRow(page, 'Tasks', new RegExp(`^task ${id}: write task\\.txt, done, merged`), 30_000);
   });
 });

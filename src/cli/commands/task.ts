@@ -4,13 +4,13 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { visibleLine } from '../../core/display.js';
 import type { Pepe } from '../../core/pepe.js';
-import type { TaskRecord, TaskService, TaskView } from '../../core/tasks/index.js';
+import type { CommitIdentity, TaskRecord, TaskService, TaskView } from '../../core/tasks/index.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { json, table } from '../format.js';
 
 /**
- * `pepe task start|list|show|diff|merge|discard|stop` (issue 28): background tasks, each an
+ * `pepe task start|list|show|diff|commit|merge|discard|stop` (issue 28): background tasks, each an
  * agent's run in a git worktree of its own on a new branch, with a sandbox whose only writable
  * place is that worktree. `start` returns at once; the run goes on in a detached `pepe` process
  * (`task _run`) that writes its progress into the task's record.
@@ -18,12 +18,13 @@ import { json, table } from '../format.js';
 export function registerTaskCommands(program: Command, ctx: CliContext): void {
   const task = program
     .command('task')
-    .description('background tasks: an agent works in a git worktree of its own on a new branch, then you review, merge or discard')
+    .description('background tasks: an agent works in a git worktree of its own on a new branch, then you review it, commit it for a pull request, merge or discard it')
     .addHelpText('after', `
 A task's worktree and record live in the tasks folder: $PEPE_TASKS_HOME, else
 $XDG_DATA_HOME/pepe/tasks, else ~/.local/share/pepe/tasks (macOS: ~/Library/Application
 Support/pepe/tasks). Its commands can write only its worktree. Calls that need approval wait in
 "pepe approvals list" with the task named; the task goes on once they are decided.
+commit and merge make their commits by your git identity (see pepe task commit --help).
 Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
 
   const service = async (pepe?: Pepe): Promise<TaskService> => {
@@ -139,10 +140,10 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
       const tasks = await service();
       const t = tasks.get(id);
       if (!(await confirm(opts.yes, `merge task ${t.id} (${t.branch}) into the branch checked out in ${t.checkout}? [y/N] `))) return void ctx.out('not merged');
-      const { outcome } = await tasks.merge(t.id);
+      const { outcome, identity } = await tasks.merge(t.id);
       switch (outcome.kind) {
         case 'merged':
-          return void ctx.out(`merged task ${t.id} into ${t.checkout} (${outcome.how === 'fast-forward' ? 'fast-forward' : 'a merge commit'}, now at ${outcome.commit.slice(0, 12)}); pepe task discard ${t.id.slice(0, 6)} removes its worktree and branch`);
+          return void ctx.out(`merged task ${t.id} into ${t.checkout} (${outcome.how === 'fast-forward' ? 'fast-forward' : 'a merge commit'}, now at ${outcome.commit.slice(0, 12)}, ${committedBy(identity)}); pepe task discard ${t.id.slice(0, 6)} removes its worktree and branch${fallbackNote(identity)}`);
         case 'nothing':
           return void ctx.out(`task ${t.id} has nothing the checkout does not have already`);
         case 'conflict':
@@ -152,6 +153,24 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
           process.exitCode = 1;
           return void ctx.out(`not merged: ${visibleLine(outcome.why)}\nNothing was changed; its branch ${t.branch} holds its work.`);
       }
+    });
+
+  task
+    .command('commit')
+    .description("commit the task's worktree onto its branch, by your git identity, so the branch can be pushed for a pull request")
+    .argument('<id>', 'the id, or a unique prefix')
+    .option('-m, --message <text>', "the commit message (default: the task's text, and which task and agent it was)")
+    .addHelpText('after', `
+The commit is on the task's branch (pepe/task-<id>) in your repository; your checkout is not
+touched. Push it with: git push <remote> pepe/task-<id>  (or under a name of your own:
+git push <remote> pepe/task-<id>:<name>). The author is your git identity (GIT_AUTHOR_NAME and
+GIT_AUTHOR_EMAIL, else user.name and user.email of the repository, else of your global git
+configuration); when none is set, "Pepe task <tasks@pepe.invalid>", and it says so.`)
+    .action(async (id: string, opts: { message?: string }) => {
+      const tasks = await service();
+      const { task: t, commit, made, identity } = await tasks.commit(id, opts.message !== undefined ? { message: opts.message } : {});
+      const head = made ? `committed task ${t.id}'s work on its branch ${t.branch} (${commit.slice(0, 12)}, ${committedBy(identity)})` : `task ${t.id} has nothing new to commit; its branch ${t.branch} is at ${commit.slice(0, 12)}`;
+      ctx.out(`${head}\npush it for a pull request with: git push <remote> ${t.branch}${made ? fallbackNote(identity) : ''}`);
     });
 
   task
@@ -205,6 +224,15 @@ async function confirm(yes: boolean | undefined, question: string): Promise<bool
   } finally {
     rl.close();
   }
+}
+
+function committedBy(identity: CommitIdentity): string {
+  return `by ${visibleLine(identity.name)} <${visibleLine(identity.email)}>`;
+}
+
+/** Said when no git identity of the person's was found, with how to set one. */
+function fallbackNote(identity: CommitIdentity): string {
+  return identity.from === 'fallback' ? '\nno git identity is set (user.name and user.email), so the commit is by "Pepe task"; set yours with: git config --global user.name "Your Name" && git config --global user.email you@example.com' : '';
 }
 
 function statusWord(t: TaskView): string {

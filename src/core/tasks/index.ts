@@ -6,3 +6,4 @@ export { awaitedCalls, IN_FLIGHT_LIMIT_MS } from './awaited.js';
 export { findCheckout, type Checkout } from './repository.js';
 export { TaskGitError } from './task-git.js';
 export type { MergeOutcome, TaskDiff } from './worktree.js';
+export { identityLine, type CommitIdentity } from './identity.js';

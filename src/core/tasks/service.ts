@@ -4,7 +4,8 @@ import type { UsageRecord } from '../runtime/usage.js';
 import { assertTasksHomeApart } from './data-home.js';
 import { LIVE_STATUSES, newTaskId, TaskStore, type TaskRecord } from './record.js';
 import { findCheckout } from './repository.js';
-import { addWorktree, baseFileText, diffTask, mergeTask, removeWorktree, resolveBase, type GitPlace, type MergeOutcome, type TaskDiff } from './worktree.js';
+import { personIdentity, type CommitIdentity } from './identity.js';
+import { addWorktree, baseFileText, commitWorktree, diffTask, mergeTask, removeWorktree, resolveBase, type GitPlace, type MergeOutcome, type TaskDiff } from './worktree.js';
 
 export const DEFAULT_MAX_TASKS = 4;
 
@@ -148,20 +149,39 @@ export class TaskService {
     return next;
   }
 
-  async merge(prefix: string): Promise<{ task: TaskRecord; outcome: MergeOutcome }> {
-    const task = this.get(prefix);
-    if (LIVE_STATUSES.includes(task.status)) throw new UsageError(`task ${task.id} is still ${task.status}; stop it first (pepe task stop ${task.id})`);
+  /**
+   * Commits what the task's worktree holds onto its branch (so the branch can be pushed for a pull
+   * request), by the person's git identity, with `message` or one made from the task's text.
+   */
+  async commit(prefix: string, opts: { message?: string } = {}): Promise<{ task: TaskRecord; commit: string; made: boolean; identity: CommitIdentity }> {
+    const task = this.ended(prefix, 'commit');
+    if (opts.message !== undefined && !opts.message.trim()) throw new UsageError('the commit message is empty');
+    const identity = await personIdentity(findCheckout(task.checkout), this.place);
+    const { commit, made } = await commitWorktree(task, this.place, { identity, ...(opts.message !== undefined ? { message: opts.message } : {}) });
+    return { task, commit, made, identity };
+  }
+
+  async merge(prefix: string): Promise<{ task: TaskRecord; outcome: MergeOutcome; identity: CommitIdentity }> {
+    const task = this.ended(prefix, 'merge');
     if (task.merged) throw new UsageError(`task ${task.id} was merged already (${task.merged.commit.slice(0, 12)})`);
-    const outcome = await mergeTask(task, findCheckout(task.checkout), this.place);
-    if (outcome.kind !== 'merged' && outcome.kind !== 'nothing') return { task, outcome };
+    const checkout = findCheckout(task.checkout);
+    const identity = await personIdentity(checkout, this.place);
+    const outcome = await mergeTask(task, checkout, this.place, identity);
+    if (outcome.kind !== 'merged' && outcome.kind !== 'nothing') return { task, outcome, identity };
     const merged = this.store.update(task.id, () => ({ merged: { how: outcome.kind === 'merged' ? outcome.how : 'fast-forward', commit: outcome.commit, at: this.now().toISOString() } }));
-    return { task: merged, outcome };
+    return { task: merged, outcome, identity };
+  }
+
+  /** The task, refused while it still runs (its worktree changes under whatever reads it). */
+  private ended(prefix: string, what: string): TaskRecord {
+    const task = this.get(prefix);
+    if (LIVE_STATUSES.includes(task.status)) throw new UsageError(`task ${task.id} is still ${task.status}; stop it first (pepe task stop ${task.id}), then ${what} it`);
+    return task;
   }
 
   /** Removes the task's worktree, branch and record. */
   async discard(prefix: string): Promise<TaskRecord> {
-    const task = this.get(prefix);
-    if (LIVE_STATUSES.includes(task.status)) throw new UsageError(`task ${task.id} is still ${task.status}; stop it first (pepe task stop ${task.id})`);
+    const task = this.ended(prefix, 'discard');
     await removeWorktree(task, this.place);
     this.store.remove(task.id);
     return task;

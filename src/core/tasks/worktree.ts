@@ -5,6 +5,7 @@ import type { Checkout } from './repository.js';
 import { real } from './repository.js';
 import { firstLine, taskGit, TaskGitError, type TaskGitRun } from './task-git.js';
 import type { TaskRecord } from './record.js';
+import type { CommitIdentity } from './identity.js';
 
 /** What every task git needs besides its operation. */
 export interface GitPlace {
@@ -13,8 +14,6 @@ export interface GitPlace {
   /** A private scratch folder in the tasks folder (temporary index files). */
   scratch: string;
 }
-
-const IDENTITY = { name: 'Pepe task', email: 'tasks@pepe.invalid' };
 
 /** The commit `ref` names in the checkout (HEAD when absent). */
 export async function resolveBase(checkout: Checkout, ref: string, place: GitPlace): Promise<string> {
@@ -97,17 +96,25 @@ export async function baseFileText(task: TaskRecord, path: string, place: GitPla
   return r.exitCode === 0 ? r.stdout : null;
 }
 
-/** Commits what the worktree holds onto the task's branch; the commit (the branch's tip either way). */
-export async function commitWorktree(task: TaskRecord, place: GitPlace): Promise<string> {
-  const run = { ...inWorktree(task, place), writable: [task.gitDir, task.worktreeGitDir], identity: IDENTITY };
+/** The message of the commit of a task's work when none is given: its text's first line, then where it came from. */
+export function defaultCommitMessage(task: Pick<TaskRecord, 'id' | 'agent' | 'text'>): string {
+  return `${oneLine(task.text).slice(0, 72) || 'task'}\n\nBackground task ${task.id} of agent ${task.agent}.`;
+}
+
+/**
+ * Commits what the worktree holds onto the task's branch, as `identity` (the person's), with
+ * `message` (else defaultCommitMessage). Returns the branch's tip and whether a commit was made
+ * (nothing new: the tip as it was).
+ */
+export async function commitWorktree(task: TaskRecord, place: GitPlace, opts: { identity: CommitIdentity; message?: string }): Promise<{ commit: string; made: boolean }> {
+  const run = { ...inWorktree(task, place), writable: [task.gitDir, task.worktreeGitDir], identity: opts.identity };
   await must(taskGit(['add', '-A', '--', '.'], run), 'stage the worktree');
   const staged = await taskGit(['diff', '--cached', '--quiet', '--no-ext-diff', 'HEAD'], run);
-  if (staged.exitCode === 1) {
-    const message = `${oneLine(task.text).slice(0, 72) || 'task'}\n\nBackground task ${task.id} of agent ${task.agent}.`;
-    await must(taskGit(['commit', '--quiet', '--no-verify', '--allow-empty-message', '-m', message], run), 'commit the worktree');
-  } else if (staged.exitCode !== 0) throw new TaskGitError(`git could not compare the worktree: ${firstLine(staged.stderr)}`);
+  const made = staged.exitCode === 1;
+  if (made) await must(taskGit(['commit', '--quiet', '--no-verify', '--allow-empty-message', '-m', opts.message ?? defaultCommitMessage(task)], run), 'commit the worktree');
+  else if (staged.exitCode !== 0) throw new TaskGitError(`git could not compare the worktree: ${firstLine(staged.stderr)}`);
   const tip = await must(taskGit(['rev-parse', '--verify', 'HEAD'], run), 'read the branch');
-  return tip.stdout.trim();
+  return { commit: tip.stdout.trim(), made };
 }
 
 export type MergeOutcome =
@@ -122,8 +129,8 @@ export type MergeOutcome =
  * (`git merge-tree`) and reported with their files; git's own refusal (local changes in the way)
  * is reported too. Never a silent outcome.
  */
-export async function mergeTask(task: TaskRecord, checkout: Checkout, place: GitPlace): Promise<MergeOutcome> {
-  const tip = await commitWorktree(task, place);
+export async function mergeTask(task: TaskRecord, checkout: Checkout, place: GitPlace, identity: CommitIdentity): Promise<MergeOutcome> {
+  const { commit: tip } = await commitWorktree(task, place, { identity });
   const read = readIn(checkout, place);
   const head = (await must(taskGit(['rev-parse', '--verify', 'HEAD'], read), 'read the checkout')).stdout.trim();
   const already = await taskGit(['merge-base', '--is-ancestor', tip, head], read);
@@ -134,7 +141,7 @@ export async function mergeTask(task: TaskRecord, checkout: Checkout, place: Git
     if (probe.exitCode === 1) return { kind: 'conflict', files: probe.stdout.split('\n').slice(1).filter(Boolean) };
     if (probe.exitCode !== 0) return { kind: 'refused', why: `git could not try the merge: ${firstLine(probe.stderr)}` };
   }
-  const write: TaskGitRun = { ...read, writable: unique([checkout.top, checkout.gitDir, checkout.commonDir]), identity: IDENTITY };
+  const write: TaskGitRun = { ...read, writable: unique([checkout.top, checkout.gitDir, checkout.commonDir]), identity };
   const message = `Merge task ${task.id} (${task.agent}): ${oneLine(task.text).slice(0, 60)}`;
   const r = await taskGit(ff ? ['merge', '--ff-only', '--quiet', tip] : ['merge', '--no-ff', '--no-edit', '--quiet', '-m', message, tip], write);
   if (r.exitCode !== 0) {

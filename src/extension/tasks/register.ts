@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { visibleLine } from '../../core/display.js';
-import type { TaskService } from '../../core/tasks/index.js';
+import type { CommitIdentity, TaskService } from '../../core/tasks/index.js';
 import { loadCore } from '../core-loader.js';
 import type { PepeHost } from '../host/pepe-host.js';
 import { TasksTree, type TaskApprovalNode, type TaskNode } from './tasks-tree.js';
@@ -26,7 +26,7 @@ export interface TasksTesting {
 /**
  * Background tasks in VS Code (issue 28): the "New Background Task" command and button, the Tasks
  * view, and its row actions (open the conversation, the diff against the base in VS Code's diff
- * editor, merge, discard, stop, and approve or deny a task's parked calls). A task runs in a
+ * editor, commit for a pull request, merge, discard, stop, and approve or deny a task's parked calls). A task runs in a
  * `pepe` process of its own (the bundled CLI, started detached), so it survives a window reload;
  * the view reads the records that process writes.
  */
@@ -118,8 +118,9 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
           const ok = await vscode.window.showWarningMessage(`Merge task ${t.id} (${t.branch}) into the branch checked out in ${t.checkout}?`, { modal: true, detail: 'Its worktree is committed onto its branch, then merged: a fast-forward when possible, else a merge commit. Conflicts are shown and nothing changes.' }, 'Merge');
           if (ok !== 'Merge') return undefined;
         }
-        const { outcome } = await tasks.merge(t.id);
-        if (outcome.kind === 'merged') void vscode.window.showInformationMessage(`Pepe: merged task ${t.id} (${outcome.how === 'fast-forward' ? 'fast-forward' : 'a merge commit'}).`);
+        const { outcome, identity } = await tasks.merge(t.id);
+        if (outcome.kind === 'merged' && identity.from === 'fallback') void vscode.window.showWarningMessage(`Pepe: merged task ${t.id} (${outcome.how === 'fast-forward' ? 'fast-forward' : 'a merge commit'}) by ${identityText(identity)}: no git identity is set (user.name and user.email).`);
+        else if (outcome.kind === 'merged') void vscode.window.showInformationMessage(`Pepe: merged task ${t.id} (${outcome.how === 'fast-forward' ? 'fast-forward' : 'a merge commit'}) by ${identityText(identity)}.`);
         else if (outcome.kind === 'nothing') void vscode.window.showInformationMessage(`Pepe: task ${t.id} has nothing your branch lacks.`);
         else if (outcome.kind === 'conflict') void vscode.window.showErrorMessage(`Pepe: task ${t.id} was not merged: it conflicts with your branch in ${outcome.files.map(visibleLine).join(', ')}. Nothing was changed; its branch ${t.branch} holds its work.`);
         else void vscode.window.showErrorMessage(`Pepe: task ${t.id} was not merged: ${visibleLine(outcome.why)}. Nothing was changed.`);
@@ -142,29 +143,62 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
       }),
     ),
     vscode.commands.registerCommand(
+      'pepe.task.commit',
+      guarded(async (node?: TaskNode, opts?: { message?: string }) => {
+        if (opts?.message !== undefined && typeof opts.message !== 'string') throw new Error('pepe.task.commit: invalid arguments (message: expected text)');
+        const id = await taskOf(node);
+        if (!id) return undefined;
+        const tasks = await service();
+        const t = tasks.get(id);
+        const first = visibleLine(t.text).replace(/\s+/g, ' ').trim().slice(0, 72);
+        const typed = opts?.message ?? (await vscode.window.showInputBox({ title: `Commit task ${t.id} for a pull request`, prompt: `The commit message. The work is committed on the branch ${t.branch} by your git identity; your checkout is not touched.`, value: first, validateInput: (v) => (v.trim() ? undefined : 'A commit message is needed') }));
+        if (typed === undefined) return undefined;
+        // The suggested line kept as it is: the full default message (it also names the task and agent).
+        const { commit, made, identity } = await tasks.commit(t.id, typed === first && opts?.message === undefined ? {} : { message: typed });
+        if (!made) {
+          void vscode.window.showInformationMessage(`Pepe: task ${t.id} has nothing new to commit; its branch ${t.branch} is at ${commit.slice(0, 12)}.`);
+          return { commit, made, identity };
+        }
+        const by = identityText(identity);
+        const push = `Push it for a pull request with: git push <remote> ${t.branch}`;
+        const said = identity.from === 'fallback'
+          ? vscode.window.showWarningMessage(`Pepe: committed task ${t.id}'s work on branch ${t.branch} (${commit.slice(0, 12)}) by ${by}: no git identity is set (user.name and user.email). ${push}`, 'Copy Branch Name')
+          : vscode.window.showInformationMessage(`Pepe: committed task ${t.id}'s work on branch ${t.branch} (${commit.slice(0, 12)}) by ${by}. ${push}`, 'Copy Branch Name');
+        void said.then((picked) => (picked ? vscode.env.clipboard.writeText(t.branch) : undefined));
+        return { commit, made, identity };
+      }),
+    ),
+    vscode.commands.registerCommand(
       'pepe.task.stop',
       guarded(async (node?: TaskNode) => {
         const id = await taskOf(node);
         if (id) (await service()).stop(id);
       }),
     ),
-    vscode.commands.registerCommand(
-      'pepe.task.approve',
-      guarded(async (node: TaskApprovalNode) => {
-        const outcome = await (await deps.host.get()).approveNow(node.id);
-        void vscode.window.showInformationMessage(`Pepe: approved ${node.id} for task ${node.taskId}; ${outcome.ran ? (outcome.isError ? 'it ran and failed' : 'it ran') : 'it was not run'}. The task goes on once none of its calls wait.`);
-        return outcome.ran;
-      }),
-    ),
-    vscode.commands.registerCommand(
-      'pepe.task.deny',
-      guarded(async (node: TaskApprovalNode) => {
-        await (await deps.host.get()).pending.deny(node.id, {});
-        return true;
-      }),
-    ),
+    vscode.commands.registerCommand('pepe.task.approve', guarded((node: TaskApprovalNode) => decide(deps, 'approve', node))),
+    vscode.commands.registerCommand('pepe.task.deny', guarded((node: TaskApprovalNode) => decide(deps, 'deny', node))),
   ];
   return { disposables, testing: { tree, service } };
+}
+
+/**
+ * Approves (and runs, in the task's worktree, where it was parked) or denies one of a task's parked
+ * calls from its row in the Tasks view. The task goes on once none of its calls wait.
+ */
+async function decide(deps: TasksUiDeps, verb: 'approve' | 'deny', node: TaskApprovalNode): Promise<boolean> {
+  if (typeof node?.id !== 'string' || typeof node.taskId !== 'string') throw new Error(`pepe.task.${verb}: a parked call's row of the Tasks view is needed`);
+  const pepe = await deps.host.get();
+  if (verb === 'deny') {
+    await pepe.pending.deny(node.id, {});
+    return true;
+  }
+  const outcome = await pepe.approveNow(node.id);
+  void vscode.window.showInformationMessage(`Pepe: approved ${node.id} for task ${node.taskId}; ${outcome.ran ? (outcome.isError ? 'it ran and failed' : 'it ran') : 'it was not run'}. The task goes on once none of its calls wait.`);
+  return outcome.ran;
+}
+
+function identityText(identity: CommitIdentity): string {
+  return `${visibleLine(identity.name)} <${visibleLine(identity.email)}>`;
 }
 
 /** Runs `pepe task start … --json` with the bundled CLI (it returns once the task's own process runs). */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, pepeCli } from '../helpers/cli.js';
 import { git, TaskPlace } from '../tasks/helpers.js';
@@ -88,7 +88,33 @@ describe('pepe task: approvals from a task, stop, and the help text', function (
 
   it('--help names every subcommand and the tasks folder', async () => {
     const r = await cli(['task', '--help']);
-    for (const word of ['start', 'list', 'show', 'diff', 'merge', 'discard', 'stop', 'PEPE_TASKS_HOME']) assert.match(r.stdout, new RegExp(word));
+    for (const word of ['start', 'list', 'show', 'diff', 'commit', 'merge', 'discard', 'stop', 'PEPE_TASKS_HOME']) assert.match(r.stdout, new RegExp(word));
     assert.doesNotMatch(r.stdout, /_run/);
+    const commit = await cli(['task', 'commit', '--help']);
+    for (const word of ['--message', 'git push', 'user.name', 'Pepe task']) assert.match(commit.stdout, new RegExp(word));
+  });
+
+  it("commit puts the task's work on its branch for a pull request, by the person's identity or a fallback it names", async () => {
+    const home = join(place.root, 'person');
+    mkdirSync(home);
+    const asPerson = (args: string[]) => pepeCli(place.pepeHome, args, { PEPE_TASKS_HOME: place.data, HOME: home }, place.checkout);
+    const tasks = place.service();
+    const t = await tasks.create({ agent: 'a', text: 'add b', cwd: place.checkout });
+    tasks.store.update(t.id, () => ({ status: 'done' }));
+    writeFileSync(join(t.worktree, 'b.txt'), 'bee\n');
+    const fallback = await asPerson(['task', 'commit', t.id.slice(0, 6)]);
+    assert.equal(fallback.exitCode, 0, fallback.stderr);
+    assert.match(fallback.stdout, new RegExp(`committed task ${t.id}'s work on its branch pepe/task-${t.id} \\([0-9a-f]{12}, by Pepe task <tasks@pepe.invalid>\\)`));
+    assert.match(fallback.stdout, new RegExp(`git push <remote> pepe/task-${t.id}`));
+    assert.match(fallback.stdout, /no git identity is set .*git config --global user.name/);
+    writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Pat Person\n\temail = pat@example.invalid\n');
+    writeFileSync(join(t.worktree, 'c.txt'), 'see\n');
+    const mine = await asPerson(['task', 'commit', t.id, '--message', 'Add c.txt']);
+    assert.equal(mine.exitCode, 0, mine.stderr);
+    assert.match(mine.stdout, /by Pat Person <pat@example.invalid>\)/);
+    assert.doesNotMatch(mine.stdout, /no git identity/);
+    assert.equal(git(place.checkout, 'log', '-1', '--format=%an|%s', t.branch), 'Pat Person|Add c.txt');
+    assert.match((await asPerson(['task', 'commit', t.id])).stdout, /nothing new to commit/);
+    assert.equal(git(place.checkout, 'status', '--porcelain'), '');
   });
 });
