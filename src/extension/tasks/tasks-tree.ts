@@ -76,7 +76,8 @@ export class TasksTree extends PepeTree<Node> {
     }
     const t = node.task;
     const item = new vscode.TreeItem(visibleLine(t.text).slice(0, 80) || t.id, node.approvals ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    const status = t.status === 'waiting' ? 'waiting for approval' : t.merged ? `${t.status}, merged` : t.status;
+    // Waiting with none of its calls left to decide: an approved one still runs where it was approved.
+    const status = t.status === 'waiting' ? (node.approvals ? 'waiting for approval' : 'waiting for an approved call to finish') : t.merged ? `${t.status}, merged` : t.status;
     item.description = `${status} · ${visibleLine(t.agent)} · ${elapsed(t.elapsedMs)} · ${usd(t.costUsd)}`;
     item.tooltip = [`Task ${t.id}`, `Agent: ${visibleLine(t.agent)}`, `Status: ${status}`, `Branch: ${t.branch}`, `Folder: ${t.worktree}`, ...(t.error ? [`Error: ${visibleLine(t.error)}`] : [])].join('\n');
     item.iconPath = new vscode.ThemeIcon(ICONS[t.status] ?? 'circle-outline');
