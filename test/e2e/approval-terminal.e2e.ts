@@ -8,8 +8,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { dialogMessage, onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
-import { chatFrame } from './chat-harness';
-import { docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
+import { chatFrame, chatFrameHandle } from './chat-harness';
+import { docScreenshot, makePepeHome, pickItem, typeIntoFocusedInput, waitForQuickInputClosed, watchQuickInput } from './pepe-ui';
 
 /** The tool messages of an agent's sessions, from the transcripts on disk. */
 function toolResults(home: string, agent: string): string[] {
@@ -132,13 +132,23 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     // The wide ones carry a warning icon.
     assert.equal(await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .codicon-warning').count(), 3);
     await docScreenshot(page, 'approval-scopes.png');
+    // A wide one is confirmed in the next step of the same input, which stays open with the
+    // keyboard; its first choice, what Enter picks, goes back.
+    const flow = await watchQuickInput(page, 'Allow for longer');
     await pickItem(page, 'Stop asking about scoped');
-    assert.equal(await waitForDialog(page, 30_000), 'Stop asking about scoped?');
-    await page.keyboard.press('Escape');
+    await waitFor(async () => (domText(await page.locator('.quick-input-widget .quick-input-title').innerText()).includes('Stop asking about scoped?') ? true : undefined), { timeoutMs: 30_000, what: 'the confirmation step' });
+    // (a row's detail line is a .label-name too)
+    const confirm = (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((t) => domText(t).trim());
+    assert.deepEqual(confirm.filter((t) => !t.startsWith('This allows')), ['No, back to the question', 'Yes: Stop asking about scoped']);
+    assert.ok(confirm.some((t) => t.startsWith('This allows every call of scoped')), confirm.join(' | '));
+    assert.equal(await flow.closes(), 0, `the input closed between the scope and its confirmation: ${await flow.log()}`);
+    await typeIntoFocusedInput(page, '');
     // Not confirmed: nothing was granted, the approval is asked again.
     assert.match(await waitForDialog(page, 30_000), /^scoped wants to run a command in /);
     await clickDialogButton(page, 'Allow…');
     await pickItem(page, 'For the rest of this task');
+    // Back in the chat: the input has the keyboard again.
+    await waitFor(async () => ((await (await chatFrameHandle(page)).evaluate(() => document.hasFocus() && document.activeElement?.id === 'input')) ? true : undefined), { timeoutMs: 30_000, what: 'the chat input to have the keyboard after the approval' });
     await waitFor(() => existsSync(path.join(workspace, 'scoped-2.txt')) || undefined, { timeoutMs: 60_000, what: 'the second command, covered by the task grant, to run unasked' });
     assert.ok(existsSync(path.join(workspace, 'scoped-1.txt')));
     assert.equal(await dialogMessage(page), undefined, 'the second command was not asked');
