@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { dialogMessage, onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
+import { dialogMessage, onTestFailure, openViewContainer, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
 import { chatFrame, chatFrameHandle } from './chat-harness';
-import { docScreenshot, makePepeHome, pickItem, typeIntoFocusedInput, waitForQuickInputClosed, watchQuickInput } from './pepe-ui';
+import { docScreenshot, makePepeHome, pickItem, typeIntoFocusedInput, waitForQuickInputClosed, waitForTreeRow, watchQuickInput } from './pepe-ui';
 
 /** The tool messages of an agent's sessions, from the transcripts on disk. */
 function toolResults(home: string, agent: string): string[] {
@@ -49,6 +49,9 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     wb = await openWorkbench({ env: { PEPE_HOME: home } });
     workspace = wb.server.workspace;
     await waitForWorkbench(wb.page);
+    // The extension is loaded (its commands are in the palette) once its view container shows.
+    await openViewContainer(wb.page, 'Pepe', 90_000);
+    await waitForTreeRow(wb.page, 'Agents', /^ops\b/, 60_000);
   });
   afterEach(function () {
     return onTestFailure(this, wb);

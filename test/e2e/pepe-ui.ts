@@ -118,12 +118,13 @@ export async function watchQuickInput(page: Page, title: string | RegExp, timeou
     w.pepeWatch?.disconnect(); // one watch at a time (the widget is reused from flow to flow)
     w.pepeCloses = [];
     let hidden = false;
-    const note = (what: string) => w.pepeCloses!.push(`${what} at "${w.querySelector('.quick-input-title')?.textContent ?? ''}"`);
+    // (no named function in here: the test runner's bundler would wrap it in a helper the page lacks)
     w.pepeWatch = new MutationObserver((records) => {
+      const title = w.querySelector('.quick-input-title')?.textContent ?? '';
       // Hidden and shown again within one batch of changes: the old style said "none".
-      if (!hidden && records.some((r) => r.attributeName === 'style' && /display:\s*none/.test(r.oldValue ?? ''))) note('closed and reopened');
+      if (!hidden && records.some((r) => r.attributeName === 'style' && /display:\s*none/.test(r.oldValue ?? ''))) w.pepeCloses!.push(`closed and reopened at "${title}"`);
       const now = getComputedStyle(w).display === 'none';
-      if (now && !hidden) note('closed');
+      if (now && !hidden) w.pepeCloses!.push(`closed at "${title}"`);
       hidden = now;
     });
     w.pepeWatch.observe(w, { attributes: true, attributeFilter: ['style', 'class'], attributeOldValue: true });
