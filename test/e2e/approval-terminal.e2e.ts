@@ -140,10 +140,15 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     const flow = await watchQuickInput(page, 'Allow for longer');
     await pickItem(page, 'Stop asking about scoped');
     await waitFor(async () => (domText(await page.locator('.quick-input-widget .quick-input-title').innerText()).includes('Stop asking about scoped?') ? true : undefined), { timeoutMs: 30_000, what: 'the confirmation step' });
-    // (a row's detail line is a .label-name too)
-    const confirm = (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((t) => domText(t).trim());
-    assert.deepEqual(confirm.filter((t) => !t.startsWith('This allows')), ['No, back to the question', 'Yes: Stop asking about scoped']);
-    assert.ok(confirm.some((t) => t.startsWith('This allows every call of scoped')), confirm.join(' | '));
+    // The two choices, the second with its line (a row's detail is a .label-name too); read once the
+    // list has been redrawn for this step.
+    const rowTexts = async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((t) => domText(t).trim());
+    const confirm = await waitFor(async () => {
+      const t = await rowTexts();
+      return t.length === 3 && t[0] === 'No, back to the question' ? t : undefined;
+    }, { timeoutMs: 15_000, what: 'the two choices of the confirmation' }).catch(async () => rowTexts());
+    assert.deepEqual(confirm.slice(0, 2), ['No, back to the question', 'Yes: Stop asking about scoped'], confirm.join(' | '));
+    assert.ok(confirm[2]?.startsWith('This allows every call of scoped'), confirm.join(' | '));
     assert.equal(await flow.closes(), 0, `the input closed between the scope and its confirmation: ${await flow.log()}`);
     await typeIntoFocusedInput(page, '');
     // Not confirmed: nothing was granted, the approval is asked again.
