@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
-import type { InputFlow } from './input-flow.js';
 
 /** The quick picks the commands share (spec 9.2: they list real choices). */
 
@@ -22,8 +21,13 @@ export async function input(options: vscode.InputBoxOptions & { title: string })
   return value;
 }
 
+/** A step of a multi-step input (InputFlow in input-flow.ts, named by shape: that file imports this one). */
+export interface PickStep {
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], opts: { placeholder: string; title?: string }): Promise<T>;
+}
+
 /** An agent; in `flow` (a step of a multi-step input) when given, else its own quick pick. */
-export async function pickAgent(pepe: Pepe, title: string, exclude: readonly string[] = [], flow?: InputFlow): Promise<string> {
+export async function pickAgent(pepe: Pepe, title: string, exclude: readonly string[] = [], flow?: PickStep): Promise<string> {
   const agents = pepe.agentList().filter((a) => !exclude.includes(a.name));
   if (!agents.length) throw new Error(exclude.length ? 'no other agent to choose; add one with Pepe: Add Agent…' : 'no agents yet; add one with Pepe: Add Agent…');
   const items = agents.map((a) => ({ label: a.name, description: [a.model ?? 'the default model', a.project && `project ${a.project}`].filter(Boolean).join(' · ') }));
