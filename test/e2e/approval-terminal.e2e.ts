@@ -142,7 +142,9 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     await waitFor(async () => (domText(await page.locator('.quick-input-widget .quick-input-title').innerText()).includes('Stop asking about scoped?') ? true : undefined), { timeoutMs: 30_000, what: 'the confirmation step' });
     // The two choices, the second with its line (a row's detail is a .label-name too); read once the
     // list has been redrawn for this step.
-    const rowTexts = async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((t) => domText(t).trim());
+    // Only what is shown: a row without a detail keeps the previous list's detail, hidden.
+    const rowTexts = async () =>
+      (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').evaluateAll((els) => els.filter((e) => (e as HTMLElement).getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden').map((e) => (e as HTMLElement).innerText))).map((t) => domText(t).trim());
     const confirm = await waitFor(async () => {
       const t = await rowTexts();
       return t.length === 3 && t[0] === 'No, back to the question' ? t : undefined;
