@@ -100,6 +100,10 @@ function warnSetAside(pepe: Pepe): void {
   for (const aside of pepe.configSetAside()) {
     writeErr(`pepe: warning: config.json: section "${aside.section}" is set aside (it takes its defaults): ${aside.problems.join('; ')}\n`);
   }
+  // A misspelt or guessed key (an agent's "mcp_servers" for "mcp") is kept in the file but does nothing: say so.
+  for (const key of pepe.configSnapshot.unknown) {
+    writeErr(`pepe: warning: config.json: unknown key "${key}" does nothing (kept as is; check its spelling)\n`);
+  }
 }
 
 function report(e: unknown, verbose: boolean): number {

@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): PepeExtensionApi & {
     onTurnEnded: (agent, status, error) => failures.turnEnded(agent, status, error),
     configState: () => {
       const snapshot = host.current?.configSnapshot;
-      return { problem: host.configProblem, hasLastGood: snapshot?.exists === true, setAside: snapshot?.setAside ?? [] };
+      return { problem: host.configProblem, hasLastGood: snapshot?.exists === true, setAside: snapshot?.setAside ?? [], unknown: snapshot?.unknown ?? [] };
     },
   });
   const docs = new ReadOnlyDocs();

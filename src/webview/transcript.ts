@@ -312,7 +312,8 @@ export class Transcript {
 /** "21 tokens (12 in, 9 out) · $0.0003 · 2 model calls". */
 export function usageText(u: Usage): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  const cost = u.costUsd > 0 ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : ' · no cost recorded';
+  // No cost known (no prices for the model): nothing said, rather than "no cost recorded".
+  const cost = u.costUsd > 0 ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : '';
   return `${n(u.inputTokens + u.outputTokens)} tokens (${n(u.inputTokens)} in, ${n(u.outputTokens)} out)${cost} · ${u.calls} model call${u.calls === 1 ? '' : 's'}`;
 }
 

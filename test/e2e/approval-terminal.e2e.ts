@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { dialogMessage, onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
-import { chatFrame } from './chat-harness';
-import { docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
+import { dialogMessage, onTestFailure, openViewContainer, openWorkbench, runCommand, waitFor, waitForDialog, clickDialogButton, waitForTerminalText, waitForWorkbench, domText, type Workbench } from '../vscode/harness';
+import { chatFrame, chatFrameHandle } from './chat-harness';
+import { docScreenshot, makePepeHome, pickItem, typeIntoFocusedInput, waitForQuickInputClosed, waitForTreeRow, watchQuickInput } from './pepe-ui';
 
 /** The tool messages of an agent's sessions, from the transcripts on disk. */
 function toolResults(home: string, agent: string): string[] {
@@ -49,6 +49,9 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     wb = await openWorkbench({ env: { PEPE_HOME: home } });
     workspace = wb.server.workspace;
     await waitForWorkbench(wb.page);
+    // The extension is loaded (its commands are in the palette) once its view container shows.
+    await openViewContainer(wb.page, 'Pepe', 90_000);
+    await waitForTreeRow(wb.page, 'Agents', /^ops\b/, 60_000);
   });
   afterEach(function () {
     return onTestFailure(this, wb);
@@ -132,13 +135,30 @@ describe('e2e: the permission barrier as a modal, the sandbox in the terminal', 
     // The wide ones carry a warning icon.
     assert.equal(await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .codicon-warning').count(), 3);
     await docScreenshot(page, 'approval-scopes.png');
+    // A wide one is confirmed in the next step of the same input, which stays open with the
+    // keyboard; its first choice, what Enter picks, goes back.
+    const flow = await watchQuickInput(page, 'Allow for longer');
     await pickItem(page, 'Stop asking about scoped');
-    assert.equal(await waitForDialog(page, 30_000), 'Stop asking about scoped?');
-    await page.keyboard.press('Escape');
+    await waitFor(async () => (domText(await page.locator('.quick-input-widget .quick-input-title').innerText()).includes('Stop asking about scoped?') ? true : undefined), { timeoutMs: 30_000, what: 'the confirmation step' });
+    // The two choices, the second with its line (a row's detail is a .label-name too); read once the
+    // list has been redrawn for this step.
+    // Only what is shown: a row without a detail keeps the previous list's detail, hidden.
+    const rowTexts = async () =>
+      (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').evaluateAll((els) => els.filter((e) => (e as HTMLElement).getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden').map((e) => (e as HTMLElement).innerText))).map((t) => domText(t).trim());
+    const confirm = await waitFor(async () => {
+      const t = await rowTexts();
+      return t.length === 3 && t[0] === 'No, back to the question' ? t : undefined;
+    }, { timeoutMs: 15_000, what: 'the two choices of the confirmation' }).catch(async () => rowTexts());
+    assert.deepEqual(confirm.slice(0, 2), ['No, back to the question', 'Yes: Stop asking about scoped'], confirm.join(' | '));
+    assert.ok(confirm[2]?.startsWith('This allows every call of scoped'), confirm.join(' | '));
+    assert.equal(await flow.closes(), 0, `the input closed between the scope and its confirmation: ${await flow.log()}`);
+    await typeIntoFocusedInput(page, '');
     // Not confirmed: nothing was granted, the approval is asked again.
     assert.match(await waitForDialog(page, 30_000), /^scoped wants to run a command in /);
     await clickDialogButton(page, 'Allow…');
     await pickItem(page, 'For the rest of this task');
+    // Back in the chat: the input has the keyboard again.
+    await waitFor(async () => ((await (await chatFrameHandle(page)).evaluate(() => document.hasFocus() && document.activeElement?.id === 'input')) ? true : undefined), { timeoutMs: 30_000, what: 'the chat input to have the keyboard after the approval' });
     await waitFor(() => existsSync(path.join(workspace, 'scoped-2.txt')) || undefined, { timeoutMs: 60_000, what: 'the second command, covered by the task grant, to run unasked' });
     assert.ok(existsSync(path.join(workspace, 'scoped-1.txt')));
     assert.equal(await dialogMessage(page), undefined, 'the second command was not asked');

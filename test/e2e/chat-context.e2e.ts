@@ -87,7 +87,10 @@ describe('e2e: context attached from the editor to a chat turn', function () {
     await chip.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(domText(await chip.innerText()).trim(), 'notes.md');
     assert.equal(await input.inputValue(), '', 'the typed @fi is replaced by the chip');
-    await input.fill('what does the file say?');
+    // The keyboard is back in the message input after the pick: what is typed next lands there.
+    await waitFor(async () => ((await (await chatFrameHandle(page)).evaluate(() => document.hasFocus() && document.activeElement?.id === 'input')) ? true : undefined), { timeoutMs: 30_000, what: 'the chat input to have the keyboard after the @file pick' });
+    await page.keyboard.type('what does the file say?');
+    assert.equal(await input.inputValue(), 'what does the file say?');
     await docScreenshot(page, 'chat-attached-file.png');
     await input.press('Enter');
 

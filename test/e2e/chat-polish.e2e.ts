@@ -84,7 +84,7 @@ describe('e2e: chat polish (issue 26)', function () {
         },
         ops: {
           model: script('ops', [
-            { tool_calls: [{ name: 'bash', arguments: { command: 'echo checked' } }] },
+            { tool_calls: [{ name: 'bash', arguments: { command: `echo checked-${'0123456789'.repeat(60)}` } }] },
             { text: `The command ran. ${LONG} END-OPS` },
           ]),
           tools: ['bash'],
@@ -145,6 +145,16 @@ describe('e2e: chat polish (issue 26)', function () {
       const t = document.getElementById('transcript')!;
       return Math.max(0, t.scrollHeight - t.clientHeight - t.scrollTop);
     });
+  }
+
+  /** Whether the chat's message input has the keyboard (the webview focused, the input in it). */
+  async function inputHasKeyboard(): Promise<boolean> {
+    const frame = await chatFrameHandle(page);
+    return frame.evaluate(() => document.hasFocus() && document.activeElement?.id === 'input');
+  }
+
+  async function waitForInputKeyboard(after: string): Promise<void> {
+    await waitFor(async () => ((await inputHasKeyboard()) ? true : undefined), { timeoutMs: 30_000, what: `the chat input to have the keyboard after ${after}` });
   }
 
   async function setTheme(theme: string, bodyClass: string): Promise<void> {
@@ -222,6 +232,14 @@ describe('e2e: chat polish (issue 26)', function () {
     assert.ok((await belowFold()) <= 2, `the answer after the command is below the fold by ${await belowFold()} px`);
     // The command wrote nothing: the turn does not say it changed files.
     assert.equal(await chat().locator('[data-kind="turn-checkpoint"]').count(), 0);
+    // Its long one-line output wraps inside the card instead of running off to the side.
+    const output = chat().locator('details.card[data-tool="bash"] pre.card-output').last();
+    await chat().locator('details.card[data-tool="bash"]').last().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    const fits = await output.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, text: el.textContent ?? '' }));
+    assert.ok(fits.text.includes('checked-0123456789'), fits.text);
+    assert.ok(fits.scroll <= fits.client + 1, `the output is ${fits.scroll} px wide in a ${fits.client} px card`);
+    // The terminal did not keep the keyboard: what is typed next goes to the chat.
+    await waitForInputKeyboard('the command ran in the terminal');
   });
 
   it('an edit is reviewed beside the chat, said in words; Show changes opens the diff editor; the checkpoint is named by the message', async function () {
@@ -243,6 +261,11 @@ describe('e2e: chat polish (issue 26)', function () {
     await runCommand(page, 'Pepe: Accept Proposed Change');
     await waitFor(() => (readFileSync(path.join(workspace, 'prices.py'), 'utf8') === PRICES_FIXED ? true : undefined), { timeoutMs: 30_000, what: 'the edit on disk' });
     await waitIdle();
+    // Back from the diff: the answer after the edit is in view and the input has the keyboard.
+    await waitFor(async () => ((await transcriptText()).includes('Rounded to cents.') ? true : undefined), { timeoutMs: 30_000, what: 'the answer after the edit' });
+    await sleep(300);
+    assert.ok((await belowFold()) <= 2, `the answer after the diff is below the fold by ${await belowFold()} px`);
+    await waitForInputKeyboard('the diff was accepted');
 
     const card = chat().locator('details.card[data-tool="edit_file"]').first();
     assert.equal(domText(await card.locator('[data-kind="change-summary"]').innerText()).trim(), 'edit prices.py: 1 change, +3 \u22121');
@@ -288,6 +311,30 @@ describe('e2e: chat polish (issue 26)', function () {
       await page.waitForTimeout(300);
     }
     await waitForQuickInputClosed(page);
+  });
+
+  it('the focus keybinding from the editor brings back the chat with the keyboard in its input, in the same tab', async function () {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, OPEN_PANEL);
+    await chatFrameHandle(page, 60_000);
+    await pickAgent('guide');
+    const chatTabs = async () => (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).map((t) => domText(t).trim()).filter((t) => t.startsWith('Pepe: ')).length;
+    const before = await chatTabs();
+    // A file in the editor has the keyboard.
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.keyboard.type('README.md');
+    const focused = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+    await waitFor(async () => (domText(await focused.innerText().catch(() => '')).trim() === 'README.md' ? true : undefined), { timeoutMs: 30_000, what: 'README.md in quick open' });
+    await page.keyboard.press('Enter');
+    await waitForQuickInputClosed(page);
+    await waitFor(async () => (await page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'))) || undefined, { timeoutMs: 30_000, what: 'the editor to have the keyboard' });
+    await page.keyboard.press('Control+Alt+P');
+    await waitForInputKeyboard('the focus keybinding');
+    await page.keyboard.type('typed straight away');
+    assert.equal(await chat().locator('#input').inputValue(), 'typed straight away');
+    assert.equal(await chatTabs(), before, 'the keybinding opened another chat tab');
+    await chat().locator('#input').fill('');
   });
 
   it('a refused key: one line, Set API Key… stores the right one and Retry answers; the Agents tree marks the agent meanwhile', async function () {

@@ -56,6 +56,11 @@ const THEMES = [
         await openViewContainer(page, 'Pepe');
         const welcome = page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Agents"]) .welcome-view-content');
         await welcome.waitFor({ state: 'visible', timeout: 60_000 });
+        // One Add Agent button in the sidebar: the Routes view explains, it does not repeat it.
+        const routes = page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Routes"]) .welcome-view-content');
+        await routes.waitFor({ state: 'visible', timeout: 30_000 });
+        assert.equal(await routes.locator('.monaco-button').count(), 0, 'the Routes view repeats Add Agent');
+        assert.match(domText(await routes.innerText()), /Routes say which agent may message which/);
         await page.mouse.move(900, 600); // no hover tooltip in the picture
         await sleep(1000);
         await docScreenshot(page, `first-run-sidebar-${suffix}.png`);

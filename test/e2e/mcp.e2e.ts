@@ -49,6 +49,8 @@ describe('e2e: MCP servers in the workbench', function () {
     const main = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
     await runCommand(page, 'Pepe: Add MCP Server…');
+    // Titled and counted steps.
+    await waitFor(async () => (/Add MCP Server.*1\/4/.test(domText(await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => ''))) ? true : undefined), { timeoutMs: 30_000, what: 'the first step, titled and counted' });
     await answerInput(page, 'everything');
     await answerInput(page, `"${process.execPath}" "${main}" stdio`);
     await pickItem(page, 'No network');
@@ -106,6 +108,8 @@ describe('e2e: MCP servers in the workbench', function () {
     assert.match(message, /wants to use echo from the MCP server everything/);
     const detail = domText(await page.locator('.monaco-dialog-box .dialog-message-detail').innerText());
     assert.ok(detail.includes('hello-from-mcp'), detail);
+    // No risk beyond "an outside tool": the short form, without a list of risks.
+    assert.doesNotMatch(detail, /Risks?:|Why you are asked/, detail);
     await docScreenshot(page, 'mcp-approval.png');
     await clickDialogButton(page, 'Allow once');
 

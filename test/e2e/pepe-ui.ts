@@ -100,3 +100,55 @@ export function makePepeHome(config: Record<string, unknown>): string {
 export function formFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 }
+
+/**
+ * Once the quick input titled `title` shows, records whether it closes (or closes and opens again) before
+ * `closes()` is asked: a multi-step flow on one input object keeps it open from step to step,
+ * while one quick pick per step closes it in between. `closes()` counts both kinds of change.
+ */
+export async function watchQuickInput(page: Page, title: string | RegExp, timeoutMs = 30_000): Promise<{ closes(): Promise<number>; log(): Promise<string> }> {
+  const widget = page.locator('.quick-input-widget').first();
+  // The flow's first step (not the command palette that started it, which closes first).
+  await waitFor(async () => {
+    const shown = domText(await widget.locator('.quick-input-title').innerText().catch(() => ''));
+    return (await widget.isVisible()) && (typeof title === 'string' ? shown.includes(title) : title.test(shown)) ? true : undefined;
+  }, { timeoutMs, what: `the quick input "${String(title)}"` });
+  await widget.evaluate((el) => {
+    const w = el as HTMLElement & { pepeCloses?: string[]; pepeWatch?: MutationObserver };
+    w.pepeWatch?.disconnect(); // one watch at a time (the widget is reused from flow to flow)
+    w.pepeCloses = [];
+    let hidden = false;
+    // (no named function in here: the test runner's bundler would wrap it in a helper the page lacks)
+    w.pepeWatch = new MutationObserver((records) => {
+      const title = w.querySelector('.quick-input-title')?.textContent ?? '';
+      // Hidden and shown again within one batch of changes: the old style said "none".
+      if (!hidden && records.some((r) => r.attributeName === 'style' && /display:\s*none/.test(r.oldValue ?? ''))) w.pepeCloses!.push(`closed and reopened at "${title}"`);
+      const now = getComputedStyle(w).display === 'none';
+      if (now && !hidden) w.pepeCloses!.push(`closed at "${title}"`);
+      hidden = now;
+    });
+    w.pepeWatch.observe(w, { attributes: true, attributeFilter: ['style', 'class'], attributeOldValue: true });
+  });
+  const closes = () => widget.evaluate((el) => (el as HTMLElement & { pepeCloses?: string[] }).pepeCloses ?? []);
+  return { closes: async () => (await closes()).length, log: async () => (await closes()).join('; ') };
+}
+
+/**
+ * Types into whatever has the keyboard, with no click or fill first, after checking that it is
+ * the quick input's own box (the keyboard stayed there from the step before); then Enter (with
+ * `pick`, once the row labelled `text` is the focused one).
+ */
+export async function typeIntoFocusedInput(page: Page, text: string, opts: { pick?: boolean; timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  await waitFor(
+    () => page.evaluate(() => (document.activeElement?.matches('.quick-input-widget .quick-input-box input') ? true : undefined)),
+    { timeoutMs, what: 'the quick input box to have the keyboard' },
+  );
+  await page.keyboard.type(text);
+  if (opts.pick) {
+    // A pick: Enter once the row labelled `text` is the focused one.
+    const focused = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+    await waitFor(async () => domText(await focused.innerText().catch(() => '')).trim() === text, { timeoutMs, what: `quick pick row "${text}" focused` });
+  }
+  await page.keyboard.press('Enter');
+}

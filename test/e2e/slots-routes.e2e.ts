@@ -8,8 +8,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { onTestFailure, openViewContainer, openWorkbench, repoRoot, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
-import { answerInput, docScreenshot, expandView, makePepeHome, pickItem, treeRows, waitForQuickInputClosed, waitForTreeRow } from './pepe-ui';
+import { domText, onTestFailure, openViewContainer, openWorkbench, repoRoot, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { answerInput, docScreenshot, expandView, makePepeHome, pickItem, treeRows, typeIntoFocusedInput, waitForQuickInputClosed, waitForTreeRow, watchQuickInput } from './pepe-ui';
 
 const SLOTS = ['memory', 'web_search', 'sandbox', 'model_select', 'heartbeat_interval', 'compaction', 'harness'];
 
@@ -92,9 +92,12 @@ describe('e2e: slots and routes in the Pepe sidebar', function () {
     await expandView(page, 'Routes');
     for (const to of ['billing', 'refunds']) {
       await runCommand(page, 'Pepe: Add Route…');
+      // One input for the two steps (issue 26): it stays open and keeps the keyboard.
+      const flow = await watchQuickInput(page, 'from which agent');
       await pickItem(page, 'triage');
-      await pickItem(page, to);
+      await typeIntoFocusedInput(page, to, { pick: true });
       await waitForQuickInputClosed(page);
+      assert.equal(await flow.closes(), 1, `the input closed between "from" and "to": ${await flow.log()}`);
       await waitForTreeRow(page, 'Routes', `route triage → ${to}`);
     }
     assert.deepEqual(config().agents.triage.can_message, ['billing', 'refunds']);
@@ -108,6 +111,10 @@ describe('e2e: slots and routes in the Pepe sidebar', function () {
     await runCommand(page, 'Pepe: Remove Route…');
     await pickItem(page, 'triage → refunds');
     await waitFor(async () => !(await treeRows(page, 'Routes')).includes('route triage → refunds'), { timeoutMs: 30_000, what: 'the removed route to leave the tree' });
+    // A route's row is the agent's name beside an arrow icon: no "→ → billing".
+    const labels = await page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Routes"]) .monaco-list-row .label-name').allInnerTexts();
+    assert.ok(labels.map((l) => domText(l).trim()).includes('billing'), labels.join(' | '));
+    assert.ok(!labels.some((l) => l.includes('→')), labels.join(' | '));
     assert.deepEqual(config().agents.triage.can_message, ['billing']);
   });
 });

@@ -8,6 +8,8 @@ export interface ConfigState {
   hasLastGood: boolean;
   /** Sections of config.json set aside because they are broken; the rest applies. */
   setAside: readonly SectionProblem[];
+  /** Dotted paths of keys Pepe does not know (a misspelt field such as `mcp_servers` in an agent): kept, not used. */
+  unknown?: readonly string[];
 }
 
 /**
@@ -24,6 +26,10 @@ export function configNotice(state: ConfigState): { level: 'warning' | 'error'; 
   if (state.setAside.length) {
     const parts = state.setAside.map((s) => `${s.section} (${s.problems.join('; ')})`);
     return { level: 'warning', text: `Parts of config.json are broken and set aside (they take their defaults); the rest applies: ${parts.join('; ')}. Fix them with Pepe: Open config.json.` };
+  }
+  if (state.unknown?.length) {
+    const keys = state.unknown.slice(0, 5).map((k) => `"${k}"`).join(', ') + (state.unknown.length > 5 ? ` and ${state.unknown.length - 5} more` : '');
+    return { level: 'warning', text: `config.json has key${state.unknown.length === 1 ? '' : 's'} Pepe does not know, so ${state.unknown.length === 1 ? 'it does' : 'they do'} nothing: ${keys}. Check the spelling (Pepe: Open config.json); the file is kept as written.` };
   }
   return null;
 }

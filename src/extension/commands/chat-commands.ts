@@ -27,7 +27,7 @@ export async function chatOpen(ctx: CommandContext, raw: unknown): Promise<unkno
       const ordered = [...names].sort((a, b) => Number(b === active) - Number(a === active));
       agent = (
         await pick(
-          ordered.map((n) => ({ label: n, description: [pepe.agentList().find((a) => a.name === n)?.model ?? 'default model chain', n === active ? 'active' : null].filter(Boolean).join(' · ') })),
+          ordered.map((n) => ({ label: n, description: [pepe.agentList().find((a) => a.name === n)?.model ?? 'the default model', n === active ? 'active' : null].filter(Boolean).join(' · ') })),
           { title: 'Pepe: Open Chat with…', placeHolder: 'agent' },
         )
       ).label;

@@ -6,10 +6,14 @@ import { Cancelled } from './ui.js';
  * MCP Server…) reuses the same QuickPick, so the keyboard stays in it from step to step and the
  * steps are counted ("2/4"). A text step is the same box with the typed value offered as the one
  * choice; a problem with it is shown in place of that choice, and Enter does nothing then.
+ * A secret (an API key) is the one step a QuickPick cannot take, since it cannot hide what is
+ * typed: it is the flow's own InputBox in password mode, shown in the same place with the same
+ * title and step count before the pick steps aside, so the keyboard never leaves the input.
  * Escape (or the box losing its last step) cancels the whole flow.
  */
 export class InputFlow implements vscode.Disposable {
   private readonly box = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  private secretBox: vscode.InputBox | undefined;
   private step = 0;
 
   constructor(
@@ -75,6 +79,36 @@ export class InputFlow implements vscode.Disposable {
     }, opts.title);
   }
 
+  /** A secret line (an API key): typed hidden; Enter with nothing typed cancels the flow. */
+  secret(opts: { prompt: string; title?: string; placeholder?: string }): Promise<string> {
+    this.step += 1;
+    const box = (this.secretBox ??= vscode.window.createInputBox());
+    box.ignoreFocusOut = true;
+    box.password = true;
+    box.title = opts.title ?? this.title;
+    box.prompt = opts.prompt;
+    box.placeholder = opts.placeholder;
+    box.value = '';
+    box.step = this.totalSteps ? this.step : undefined;
+    box.totalSteps = this.totalSteps;
+    return new Promise<string>((resolve, reject) => {
+      const subs: vscode.Disposable[] = [];
+      const finish = (fn: () => void) => {
+        for (const s of subs) s.dispose();
+        fn();
+      };
+      subs.push(
+        box.onDidAccept(() => {
+          const v = box.value;
+          finish(() => (v ? resolve(v) : reject(new Cancelled())));
+        }),
+        box.onDidHide(() => finish(() => reject(new Cancelled()))),
+      );
+      // Shown over the pick (the workbench swaps them in one widget), then the pick is let go.
+      box.show();
+    });
+  }
+
   private run<T>(setup: (box: vscode.QuickPick<vscode.QuickPickItem>, done: (v: T) => void) => vscode.Disposable[], title?: string): Promise<T> {
     this.step += 1;
     const box = this.box;
@@ -97,10 +131,12 @@ export class InputFlow implements vscode.Disposable {
   /** Steps aside (another view takes over between steps); the next step shows the box again. */
   hide(): void {
     this.box.hide();
+    this.secretBox?.hide();
   }
 
   dispose(): void {
     this.box.dispose();
+    this.secretBox?.dispose();
   }
 }
 

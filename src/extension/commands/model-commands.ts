@@ -71,7 +71,7 @@ export async function modelAdd(ctx: CommandContext, raw: unknown, opts: { fromAd
   await linkConfigSchema(pepe).catch((e: unknown) => ctx.log.warn(`config schema: ${String(e)}`));
   if (key?.value) await ctx.apiKeys.set(key.env, key.value); // overlays it before returning
   ctx.refresh();
-  ctx.log.info(`model ${id} added${madeDefault ? ' (now the default model chain)' : ''}`);
+  ctx.log.info(`model ${id} added${madeDefault ? ' (now the default model)' : ''}`);
 
   const result: ModelAddResult = { id, ...(model ? { model } : {}), madeDefault };
   if (args.skipTest) return result;
@@ -95,7 +95,7 @@ export async function runTest(pepe: Pepe, id: string): Promise<ModelTestResult> 
 
 export async function reportTest(test: ModelTestResult, madeDefault: boolean, offerAgent: boolean): Promise<void> {
   if (test.ok) {
-    const note = madeDefault ? ' It is now the default model chain.' : '';
+    const note = madeDefault ? ' It is now the default model.' : '';
     const message = `Pepe: model ${test.model} answered in ${test.ms} ms ("${test.text.slice(0, 60)}").${note}`;
     if (!offerAgent) return void vscode.window.showInformationMessage(message);
     const choice = await vscode.window.showInformationMessage(message, 'Add Agent…');

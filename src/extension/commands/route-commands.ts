@@ -1,15 +1,20 @@
 import * as vscode from 'vscode';
 import { parseArgs, RouteArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
+import { withFlow } from './input-flow.js';
 import { pick, pickAgent } from './ui.js';
 
 /** Spec 6.1: `from → to` is directed; adding it opens nothing from `to` back to `from`. */
 export async function routeAdd(ctx: CommandContext, raw: unknown): Promise<unknown> {
   const args = parseArgs(RouteArgs, 'pepe.route.add', raw);
   const pepe = await ctx.host.get();
-  const from = args.from ?? (await pickAgent(pepe, 'Pepe: Add Route: from which agent'));
-  const existing = pepe.config.agents?.[from]?.can_message ?? [];
-  const to = args.to ?? (await pickAgent(pepe, `Pepe: Add Route: ${from} may message…`, [from, ...existing]));
+  // One flow, counted (issue 26): the keyboard stays in the same input from "from" to "to".
+  const { from, to } = await withFlow('Pepe: Add Route', !args.from && !args.to ? 2 : undefined, async (flow) => {
+    const from = args.from ?? (await pickAgent(pepe, 'Pepe: Add Route: from which agent', [], flow));
+    const existing = pepe.config.agents?.[from]?.can_message ?? [];
+    const to = args.to ?? (await pickAgent(pepe, `Pepe: Add Route: ${from} may message…`, [from, ...existing], flow));
+    return { from, to };
+  });
   if (!pepe.config.agents?.[to]) throw new Error(`there is no agent "${to}"; add it first`);
   const added = await pepe.routeAdd(from, to);
   ctx.refresh();
@@ -38,3 +43,4 @@ export async function routeRemove(ctx: CommandContext, raw: unknown): Promise<un
   vscode.window.setStatusBarMessage(`Pepe: ${from} → ${to} removed`, 4000);
   return { from, to, removed };
 }
+

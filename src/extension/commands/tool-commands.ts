@@ -8,7 +8,8 @@ import { checkCoreFolder } from '../diagnostics/manifest-check.js';
 import { toDiagnostic } from '../diagnostics/manifest-diagnostics.js';
 import { ApiKeyArgs, ApprovalArgs, CoreCheckArgs, parseArgs, PluginInstallArgs } from './args.js';
 import type { CommandContext } from './command-context.js';
-import { Cancelled, input, pick } from './ui.js';
+import { withFlow } from './input-flow.js';
+import { Cancelled, pick } from './ui.js';
 
 /** Doctor (spec 3.4, 9.1): the same findings as `pepe doctor`, as a readable document. */
 export async function doctor(ctx: CommandContext): Promise<unknown> {
@@ -48,19 +49,26 @@ export async function pluginInstall(ctx: CommandContext, raw: unknown): Promise<
 export async function apiKeySet(ctx: CommandContext, raw: unknown): Promise<unknown> {
   const args = parseArgs(ApiKeyArgs, 'pepe.apiKey.set', raw);
   const pepe = await ctx.host.get();
-  let name = args.name;
-  if (!name) {
-    const items: (vscode.QuickPickItem & { env?: string })[] = await Promise.all(
-      keyEnvNames(pepe.config.models).map(async (env) => {
-        const users = Object.entries(pepe.config.models ?? {}).filter(([, m]) => keyEnvNames({ m }).includes(env)).map(([id]) => id);
-        return { label: env, description: `model${users.length > 1 ? 's' : ''} ${users.join(', ')}${(await ctx.apiKeys.has(env)) ? ' · stored' : ''}`, env };
-      }),
-    );
-    items.push({ label: 'Another variable…', description: 'type its name' });
-    const picked = await pick(items, { title: 'Pepe: Set API Key', placeHolder: 'which api_key_env' });
-    name = picked.env ?? (await input({ title: 'Pepe: Set API Key', prompt: 'Environment variable name (as in "api_key_env")', validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v) ? undefined : 'letters, digits and _') }));
-  }
-  const value = args.value ?? (await input({ title: `Pepe: API key for ${name}`, prompt: 'Stored in VS Code SecretStorage, never in settings or config.json', password: true }));
+  const name0 = args.name;
+  const { name, value } = await withFlow('Pepe: Set API Key', undefined, async (flow) => {
+    let name = name0;
+    if (!name) {
+      const items: (vscode.QuickPickItem & { env?: string })[] = await Promise.all(
+        keyEnvNames(pepe.config.models).map(async (env) => {
+          const users = Object.entries(pepe.config.models ?? {}).filter(([, m]) => keyEnvNames({ m }).includes(env)).map(([id]) => id);
+          return { label: env, description: `model${users.length > 1 ? 's' : ''} ${users.join(', ')}${(await ctx.apiKeys.has(env)) ? ' · stored' : ''}`, env };
+        }),
+      );
+      items.push({ label: 'Another variable…', description: 'type its name' });
+      // One flow, counted: which variable (and its name, if another), then the key.
+      flow.setTotalSteps(2);
+      const picked = await flow.pick(items, { placeholder: 'which api_key_env' });
+      if (!picked.env) flow.setTotalSteps(3);
+      name = picked.env ?? (await flow.text({ prompt: 'Environment variable name (as in "api_key_env")', validate: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v) ? undefined : 'letters, digits and _') }));
+    }
+    const value = args.value ?? (await flow.secret({ title: `Pepe: API key for ${name}`, prompt: 'Stored in VS Code SecretStorage, never in settings or config.json' }));
+    return { name, value };
+  });
   if (!value) throw new Cancelled();
   // Resolves once the key is overlaid into the env the core reads keys from: the next request uses it.
   await ctx.apiKeys.set(name, value);

@@ -21,13 +21,17 @@ export async function input(options: vscode.InputBoxOptions & { title: string })
   return value;
 }
 
-export async function pickAgent(pepe: Pepe, title: string, exclude: readonly string[] = []): Promise<string> {
+/** A step of a multi-step input (InputFlow in input-flow.ts, named by shape: that file imports this one). */
+export interface PickStep {
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], opts: { placeholder: string; title?: string }): Promise<T>;
+}
+
+/** An agent; in `flow` (a step of a multi-step input) when given, else its own quick pick. */
+export async function pickAgent(pepe: Pepe, title: string, exclude: readonly string[] = [], flow?: PickStep): Promise<string> {
   const agents = pepe.agentList().filter((a) => !exclude.includes(a.name));
   if (!agents.length) throw new Error(exclude.length ? 'no other agent to choose; add one with Pepe: Add Agent…' : 'no agents yet; add one with Pepe: Add Agent…');
-  const picked = await pick(
-    agents.map((a) => ({ label: a.name, description: [a.model, a.project && `project ${a.project}`].filter(Boolean).join(' · ') })),
-    { title, placeHolder: 'agent' },
-  );
+  const items = agents.map((a) => ({ label: a.name, description: [a.model ?? 'the default model', a.project && `project ${a.project}`].filter(Boolean).join(' · ') }));
+  const picked = flow ? await flow.pick(items, { title, placeholder: 'agent' }) : await pick(items, { title, placeHolder: 'agent' });
   return picked.label;
 }
 

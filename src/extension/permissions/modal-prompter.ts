@@ -2,13 +2,15 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest, Decision, Prompter } from '../../core/permissions/approval.js';
 import { approvalView, type ScopeChoice } from '../../core/permissions/approval-view.js';
 import { visible } from '../../core/display.js';
+import { withFlow } from '../commands/input-flow.js';
+import { Cancelled } from '../commands/ui.js';
 
 /**
  * The permission barrier as a modal dialog (spec 5.2, 9.2), readable at a glance: one line saying
  * who wants to do what, the exact call once, the risks in plain words, and three buttons: Allow
- * once (what Enter picks) · Allow… (the wider scopes in a quick pick, each explained, the wide ones
- * confirmed) · Deny… (an optional reason). Escape or closing the dialog is Deny. One dialog at a
- * time: parallel requests wait their turn instead of stacking modals.
+ * once (what Enter picks) · Allow… (the wider scopes in one quick input, each explained, the wide
+ * ones confirmed in its next step) · Deny… (an optional reason). Escape or closing the dialog is
+ * Deny. One dialog at a time: parallel requests wait their turn instead of stacking modals.
  */
 export class ModalPrompter implements Prompter {
   readonly interactive = true;
@@ -83,16 +85,26 @@ export function approvalDetail(request: ApprovalRequest): string {
   return lines.join('\n');
 }
 
-/** "Allow…": the scopes wider than once, each explained; the wide ones marked and confirmed. Undefined: back to the dialog. */
+/**
+ * "Allow…": the scopes wider than once, each explained, the wide ones marked; a wide one is
+ * confirmed in a second step of the same input (the keyboard stays in it), whose first choice,
+ * what Enter picks, goes back. Undefined (Escape, or back): back to the dialog.
+ */
 async function pickScope(scopes: ScopeChoice[]): Promise<Decision | undefined> {
   const items = scopes.map((s) => ({ label: s.dangerous ? `$(warning) ${s.label}` : s.label, detail: s.explain, scope: s }));
-  const picked = await vscode.window.showQuickPick(items, { title: 'Allow for longer', placeHolder: 'How long, and for which calls?', ignoreFocusOut: true, matchOnDetail: true });
-  if (!picked) return undefined;
-  if (picked.scope.dangerous) {
-    const confirm = await vscode.window.showWarningMessage(`${picked.scope.label}?`, { modal: true, detail: `This allows ${picked.scope.explain}.` }, { title: picked.scope.label });
-    if (!confirm) return undefined;
+  try {
+    return await withFlow('Allow for longer', undefined, async (flow) => {
+      const picked = await flow.pick(items, { placeholder: 'How long, and for which calls?' });
+      if (!picked.scope.dangerous) return { kind: picked.scope.kind } as Decision;
+      const back = { label: 'No, back to the question', value: false };
+      const yes = { label: `$(warning) Yes: ${picked.scope.label}`, detail: `This allows ${picked.scope.explain}.`, value: true };
+      const sure = await flow.pick([back, yes], { title: `${picked.scope.label}?`, placeholder: `Confirm: ${picked.scope.label}`, active: back });
+      return sure.value ? ({ kind: picked.scope.kind } as Decision) : undefined;
+    });
+  } catch (e) {
+    if (e instanceof Cancelled) return undefined;
+    throw e;
   }
-  return { kind: picked.scope.kind } as Decision;
 }
 
 /** "Deny…" (also Escape): an optional reason for the agent; Enter or Escape here denies without one. */

@@ -16,6 +16,8 @@ export class AgentsTree extends PepeTree<Node> {
   }
 
   private readonly subs: vscode.Disposable[] = [];
+  /** The model an agent without its own answers with (the first of the default chain), if any. */
+  private defaultModel: string | null = null;
 
   override dispose(): void {
     for (const s of this.subs.splice(0)) s.dispose();
@@ -28,6 +30,7 @@ export class AgentsTree extends PepeTree<Node> {
     // The welcome view (shown while there is no agent) says the next step: a model, then an agent.
     void vscode.commands.executeCommand('setContext', 'pepe.hasModel', Object.keys(pepe.config.models ?? {}).length > 0);
     const current = this.active.resolve(pepe.config);
+    this.defaultModel = pepe.config.default_model_chain?.[0] ?? null;
     const agents: Node[] = pepe.agentList().map((a) => {
       const problem = a.status === 'loaded' ? agentModelProblem(pepe.config, a.name, pepe.env) : null;
       const from = a.source === 'config.json' ? {} : { source: a.source, status: a.status };
@@ -40,7 +43,9 @@ export class AgentsTree extends PepeTree<Node> {
     if (node.kind === 'problem') return problemItem(node);
     const item = new vscode.TreeItem(node.agent, vscode.TreeItemCollapsibleState.None);
     item.id = `agent:${node.agent}`;
-    item.description = [node.model ?? 'default model chain', node.project ? `project ${node.project}` : null, node.active ? 'active' : null].filter(Boolean).join(' · ');
+    // In plain words (issue 26): an agent without a model of its own uses the default one.
+    const model = node.model ?? (this.defaultModel ? `default model (${this.defaultModel})` : 'default model');
+    item.description = [model, node.project ? `project ${node.project}` : null, node.active ? 'active' : null].filter(Boolean).join(' · ');
     item.iconPath = node.problem
       ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
       : new vscode.ThemeIcon(node.active ? 'pass-filled' : 'hubot');
@@ -63,7 +68,7 @@ export class AgentsTree extends PepeTree<Node> {
       }
       item.id = `agent:${node.agent}:${node.source}`;
     }
-    item.tooltip = `${node.agent}\nmodel: ${node.model ?? 'default_model_chain'}\nproject: ${node.project ?? 'none'}${node.problem ? `\n\n${node.problem}: fix it with Edit Agent…, Add Model… or Set API Key…` : ''}${failed ? `\n\nLast call failed: ${failed}` : ''}`;
+    item.tooltip = `${node.agent}\nmodel: ${node.model ?? `the default model${this.defaultModel ? `, ${this.defaultModel}` : ''} (no model of its own)`}\nproject: ${node.project ?? 'none'}${node.problem ? `\n\n${node.problem}: fix it with Edit Agent…, Add Model… or Set API Key…` : ''}${failed ? `\n\nLast call failed: ${failed}` : ''}`;
     item.accessibilityInformation = { label: `${node.agent}: ${item.description}${failed && !node.problem ? `: ${failed}` : ''}` };
     return item;
   }

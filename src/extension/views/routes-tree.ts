@@ -8,7 +8,7 @@ const DRAG_MIME = 'application/vnd.code.tree.pepe.routes';
 
 /**
  * The Routes tree (spec 6.1, 9.2): each agent with the agents it may message. Routes are directed,
- * so a child `→ billing` under `triage` says nothing about billing → triage. An agent without the
+ * so a child `billing` (arrow icon) under `triage` says nothing about billing → triage. An agent without the
  * send_to_agent tool is marked: its routes exist but it cannot use them. Dragging one agent onto
  * another adds that route (dragged → target).
  */
@@ -54,7 +54,8 @@ export class RoutesTree extends PepeTree<Node> implements vscode.TreeDragAndDrop
       item.accessibilityInformation = { label: `${node.agent}: ${item.description}` };
       return item;
     }
-    const item = new vscode.TreeItem(`→ ${node.to}`, vscode.TreeItemCollapsibleState.None);
+    // The arrow icon says "may message"; the label is the agent alone (not "→ → reviewer").
+    const item = new vscode.TreeItem(node.to, vscode.TreeItemCollapsibleState.None);
     item.id = `route:${node.from}:${node.to}`;
     item.description = !node.targetExists ? 'unknown agent' : node.usable ? undefined : 'unusable';
     item.tooltip = `${node.from} → ${node.to} (directed: opens nothing from ${node.to} to ${node.from})${node.targetExists ? '' : `\n"${node.to}" is not an agent in config.json.`}`;

@@ -133,6 +133,13 @@ describe('chat host: what the webview is given', () => {
       assert.match(configNotice({ problem: null, hasLastGood: true, setAside: [{ section: 'agents.a.tools', problems: ['agents.a.tools: expected an array'] }] })?.text ?? '', /set aside.*agents\.a\.tools/);
       assert.equal(configNotice({ problem: null, hasLastGood: true, setAside: [] }), null);
     });
+
+    it('keys Pepe does not know (a misspelt field in an agent) are named, not ignored', () => {
+      const notice = configNotice({ problem: null, hasLastGood: true, setAside: [], unknown: ['agents.a.mcp_servers'] });
+      assert.equal(notice?.level, 'warning');
+      assert.match(notice?.text ?? '', /key Pepe does not know, so it does nothing: "agents\.a\.mcp_servers"\. Check the spelling/);
+      assert.equal(configNotice({ problem: null, hasLastGood: true, setAside: [], unknown: [] }), null);
+    });
   });
 
   describe('tokens and cost per turn and per session, from the usage records', () => {
