@@ -3,7 +3,7 @@
  * comparison measured side by side (interleaved) in the same run. Writes docs/benchmarks.json and
  * docs/benchmarks.md (generated; do not edit by hand).
  *
- *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,confinement,barrier,mcp,checkpoints,extension,vsix,cli,tasks] [--out DIR]
+ *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,confinement,barrier,mcp,checkpoints,extension,vsix,cli,resume,tasks] [--out DIR]
  *
  * --quick takes fewer samples and writes to .test-tmp/bench/ unless --out is given (a smoke run of
  * the harness, not figures to publish). --only also writes to .test-tmp/bench/ by default;
@@ -23,13 +23,14 @@ import { mcpSuite } from './suites/mcp.js';
 import { memorySuite } from './suites/memory.js';
 import { parallelToolsSuite } from './suites/parallel-tools.js';
 import { pluginHostSuite } from './suites/plugin-host.js';
+import { resumeSuite } from './suites/resume.js';
 import { routingSuite } from './suites/routing.js';
 import { sandboxSuite } from './suites/sandbox.js';
 import { tasksSuite } from './suites/tasks.js';
 import { turnSuite } from './suites/turn.js';
 import { vsixSuite } from './suites/vsix.js';
 
-const SUITES = { turn: turnSuite, guard: guardSuite, plugin_host: pluginHostSuite, memory: memorySuite, routing: routingSuite, parallel_tools: parallelToolsSuite, sandbox: sandboxSuite, confinement: confinementSuite, barrier: barrierSuite, mcp: mcpSuite, checkpoints: checkpointsSuite, extension: extensionSuite, vsix: vsixSuite, cli: cliSuite, tasks: tasksSuite } as const;
+const SUITES = { turn: turnSuite, guard: guardSuite, plugin_host: pluginHostSuite, memory: memorySuite, routing: routingSuite, parallel_tools: parallelToolsSuite, sandbox: sandboxSuite, confinement: confinementSuite, barrier: barrierSuite, mcp: mcpSuite, checkpoints: checkpointsSuite, extension: extensionSuite, vsix: vsixSuite, cli: cliSuite, resume: resumeSuite, tasks: tasksSuite } as const;
 type SuiteName = keyof typeof SUITES;
 
 function args() {
@@ -55,7 +56,7 @@ function fmt(n: number, unit: string): string {
 
 function verdict(f: Figure): string {
   if (!f.target) return '';
-  if (!f.stats) return 'not measured';
+  if (!f.stats) return '**not measured**';
   if (f.target.met) return 'met';
   const by = f.stats.median - f.target.below;
   const pct = (f.stats.median / f.target.below - 1) * 100;
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
       timings[name] = Math.round((performance.now() - t) / 100) / 10;
       for (const f of got) {
         const s = f.stats;
-        process.stderr.write(`  ${f.id.padEnd(28)} ${s ? `${fmt(s.median, f.unit)} ${f.unit} [${fmt(s.p10, f.unit)} – ${fmt(s.p90, f.unit)}] n=${s.n}` : 'not measured'}${f.target ? `  target ${f.target.text}: ${verdict(f)}` : ''}\n`);
+        process.stderr.write(`  ${f.id.padEnd(28)} ${s ? `${fmt(s.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`} [${fmt(s.p10, f.unit)} – ${fmt(s.p90, f.unit)}] n=${s.n}` : 'not measured'}${f.target ? `  target ${f.target.text}: ${verdict(f)}` : ''}\n`);
       }
       process.stderr.write(`  (${timings[name]} s)\n`);
     }
@@ -153,16 +154,30 @@ async function main(): Promise<void> {
   process.stdout.write(summaryTable(figures));
   const missed = figures.filter((f) => f.target && f.stats && !f.target.met);
   if (missed.length) process.stderr.write(`bench: targets missed: ${missed.map((f) => f.id).join(', ')}\n`);
+  const unmeasured = figures.filter((f) => f.target && !f.stats);
+  if (unmeasured.length) process.stderr.write(`bench: targets not measured: ${unmeasured.map((f) => `${f.id} (${f.note ?? 'no figure'})`).join('; ')}\n`);
 }
 
-/** One screen: every figure that has a target, with its median and met / missed / not measured. */
+/**
+ * One screen: every figure that has a target, with its median and met / MISSED / not measured,
+ * and the few an issue asks for without a number (result "reported").
+ */
 export function summaryTable(figures: Figure[]): string {
-  const rows = figures.filter((f) => f.target).map((f) => [f.id, f.target!.text, f.stats ? `${fmt(f.stats.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`}` : '—', !f.stats ? 'not measured' : f.target!.met ? 'met' : 'MISSED']);
+  const rows = figures
+    .filter((f) => f.target || f.summary)
+    .map((f) => [
+      f.id,
+      f.target?.text ?? 'none set',
+      f.stats ? `${fmt(f.stats.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`}` : '—',
+      !f.stats ? 'NOT MEASURED' : !f.target ? 'reported' : f.target.met ? 'met' : 'MISSED',
+    ]);
   const head = ['figure', 'target', 'median', 'result'];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
-  const met = rows.filter((r) => r[3] === 'met').length;
-  return ['', line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line), '', `${met} of ${rows.length} targets met`, ''].join('\n');
+  const line = (r: string[]) => r.map((c, i) => (i === 2 ? c.padStart(width[i]!) : c.padEnd(width[i]!))).join('  ').trimEnd();
+  const targeted = figures.filter((f) => f.target);
+  const count = (pred: (f: Figure) => boolean) => targeted.filter(pred).length;
+  const tally = `${count((f) => !!f.stats && f.target!.met)} of ${targeted.length} targets met, ${count((f) => !!f.stats && !f.target!.met)} missed, ${count((f) => !f.stats)} not measured`;
+  return ['', line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line), '', tally, ''].join('\n');
 }
 
 main().then(
