@@ -81,7 +81,7 @@ export function markdown(figures: Figure[], machine: Record<string, unknown>, no
     '## Summary',
     '',
     '```',
-    summaryTable(figures).trim(),
+    summaryTable(figures, machine).trim(),
     '```',
     '',
     '## All figures',
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'benchmarks.json'), JSON.stringify({ machine, figures }, null, 2) + '\n');
   writeFileSync(join(out, 'benchmarks.md'), markdown(figures, machine, notes));
   process.stderr.write(`bench: wrote ${join(out, 'benchmarks.md')} and benchmarks.json in ${machine.durationS} s\n`);
-  process.stdout.write(summaryTable(figures));
+  process.stdout.write(summaryTable(figures, machine));
   const missed = figures.filter((f) => f.target && f.stats && !f.target.met);
   if (missed.length) process.stderr.write(`bench: targets missed: ${missed.map((f) => f.id).join(', ')}\n`);
   const unmeasured = figures.filter((f) => f.target && !f.stats);
@@ -162,7 +162,7 @@ async function main(): Promise<void> {
  * One screen: every figure that has a target, with its median and met / MISSED / not measured,
  * and the few an issue asks for without a number (result "reported").
  */
-export function summaryTable(figures: Figure[]): string {
+export function summaryTable(figures: Figure[], machine?: { loadBefore?: unknown; loadAfter?: unknown; cpuCount?: unknown }): string {
   const rows = figures
     .filter((f) => f.target || f.summary)
     .map((f) => [
@@ -177,7 +177,8 @@ export function summaryTable(figures: Figure[]): string {
   const targeted = figures.filter((f) => f.target);
   const count = (pred: (f: Figure) => boolean) => targeted.filter(pred).length;
   const tally = `${count((f) => !!f.stats && f.target!.met)} of ${targeted.length} targets met, ${count((f) => !!f.stats && !f.target!.met)} missed, ${count((f) => !f.stats)} not measured`;
-  return ['', line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line), '', tally, ''].join('\n');
+  const load = machine ? [`load average ${machine.loadBefore} before, ${machine.loadAfter} after, on ${machine.cpuCount} cores (wall-clock rows carry it)`] : [];
+  return ['', line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line), '', tally, ...load, ''].join('\n');
 }
 
 main().then(
