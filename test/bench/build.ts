@@ -12,3 +12,8 @@ export function buildOnce(): void {
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   built = true;
 }
+
+/** dist/ was rebuilt some other way (the vsix suite's `npm run package`): the next suite that needs the CLI builds again. */
+export function builtElsewhere(): void {
+  built = false;
+}
