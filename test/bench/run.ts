@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import type { Figure, SuiteContext } from './figure.js';
+import { fmt, summaryTable, verdict } from './summary.js';
 import { barrierSuite } from './suites/barrier.js';
 import { checkpointsSuite } from './suites/checkpoints.js';
 import { cliSuite } from './suites/cli.js';
@@ -46,21 +47,6 @@ function args() {
   const merge = argv.includes('--merge');
   const out = value('--out') ?? ((quick || only) && !merge ? join(ROOT, '.test-tmp/bench') : join(ROOT, 'docs'));
   return { quick, only: only ?? (Object.keys(SUITES) as SuiteName[]), out, merge };
-}
-
-function fmt(n: number, unit: string): string {
-  if (!Number.isFinite(n)) return '—';
-  const digits = unit === '×' ? 2 : Math.abs(n) >= 100 ? 0 : Math.abs(n) >= 10 ? 1 : Math.abs(n) >= 1 ? 2 : 3;
-  return `${n.toFixed(digits)}${unit === '×' ? '×' : ''}`;
-}
-
-function verdict(f: Figure): string {
-  if (!f.target) return '';
-  if (!f.stats) return '**not measured**';
-  if (f.target.met) return 'met';
-  const by = f.stats.median - f.target.below;
-  const pct = (f.stats.median / f.target.below - 1) * 100;
-  return `**missed** by ${fmt(by, f.unit)} ${f.unit === '×' ? '' : f.unit} (${pct.toFixed(0)} %)`.replace(/\s+\(/, ' (');
 }
 
 export function markdown(figures: Figure[], machine: Record<string, unknown>, notes: string[]): string {
@@ -156,29 +142,6 @@ async function main(): Promise<void> {
   if (missed.length) process.stderr.write(`bench: targets missed: ${missed.map((f) => f.id).join(', ')}\n`);
   const unmeasured = figures.filter((f) => f.target && !f.stats);
   if (unmeasured.length) process.stderr.write(`bench: targets not measured: ${unmeasured.map((f) => `${f.id} (${f.note ?? 'no figure'})`).join('; ')}\n`);
-}
-
-/**
- * One screen: every figure that has a target, with its median and met / MISSED / not measured,
- * and the few an issue asks for without a number (result "reported").
- */
-export function summaryTable(figures: Figure[], machine?: { loadBefore?: unknown; loadAfter?: unknown; cpuCount?: unknown }): string {
-  const rows = figures
-    .filter((f) => f.target || f.summary)
-    .map((f) => [
-      f.id,
-      f.target?.text ?? 'none set',
-      f.stats ? `${fmt(f.stats.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`}` : '—',
-      !f.stats ? 'NOT MEASURED' : !f.target ? 'reported' : f.target.met ? 'met' : 'MISSED',
-    ]);
-  const head = ['figure', 'target', 'median', 'result'];
-  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 2 ? c.padStart(width[i]!) : c.padEnd(width[i]!))).join('  ').trimEnd();
-  const targeted = figures.filter((f) => f.target);
-  const count = (pred: (f: Figure) => boolean) => targeted.filter(pred).length;
-  const tally = `${count((f) => !!f.stats && f.target!.met)} of ${targeted.length} targets met, ${count((f) => !!f.stats && !f.target!.met)} missed, ${count((f) => !f.stats)} not measured`;
-  const load = machine ? [`load average ${machine.loadBefore} before, ${machine.loadAfter} after, on ${machine.cpuCount} cores (wall-clock rows carry it)`] : [];
-  return ['', line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line), '', tally, ...load, ''].join('\n');
 }
 
 main().then(
