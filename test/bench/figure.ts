@@ -17,13 +17,16 @@ export interface Figure {
   stats: Summary | null;
   target?: Target;
   note?: string;
+  /** In the summary table although it has no target (an issue asks for the figure, not a number). */
+  summary?: true;
 }
 
-export function figure(group: string, id: string, label: string, unit: string, stats: Summary | number[] | null, opts: { below?: number; targetText?: string; note?: string } = {}): Figure {
+export function figure(group: string, id: string, label: string, unit: string, stats: Summary | number[] | null, opts: { below?: number; targetText?: string; note?: string; summary?: true } = {}): Figure {
   const s = stats === null ? null : Array.isArray(stats) ? summarize(stats) : stats;
   const f: Figure = { id, group, label, unit, stats: s };
   if (opts.below !== undefined) f.target = { text: opts.targetText ?? `< ${opts.below} ${unit}`, below: opts.below, met: s !== null && s.median < opts.below };
   if (opts.note) f.note = opts.note;
+  if (opts.summary) f.summary = true;
   return f;
 }
 

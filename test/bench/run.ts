@@ -3,7 +3,7 @@
  * comparison measured side by side (interleaved) in the same run. Writes docs/benchmarks.json and
  * docs/benchmarks.md (generated; do not edit by hand).
  *
- *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,confinement,barrier,mcp,checkpoints,extension,vsix,cli,tasks] [--out DIR]
+ *   tsx test/bench/run.ts [--quick] [--only turn,guard,memory,routing,sandbox,confinement,barrier,mcp,checkpoints,extension,vsix,cli,resume,tasks] [--out DIR]
  *
  * --quick takes fewer samples and writes to .test-tmp/bench/ unless --out is given (a smoke run of
  * the harness, not figures to publish). --only also writes to .test-tmp/bench/ by default;
@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import type { Figure, SuiteContext } from './figure.js';
+import { fmt, summaryTable, verdict } from './summary.js';
 import { barrierSuite } from './suites/barrier.js';
 import { checkpointsSuite } from './suites/checkpoints.js';
 import { cliSuite } from './suites/cli.js';
@@ -23,13 +24,14 @@ import { mcpSuite } from './suites/mcp.js';
 import { memorySuite } from './suites/memory.js';
 import { parallelToolsSuite } from './suites/parallel-tools.js';
 import { pluginHostSuite } from './suites/plugin-host.js';
+import { resumeSuite } from './suites/resume.js';
 import { routingSuite } from './suites/routing.js';
 import { sandboxSuite } from './suites/sandbox.js';
 import { tasksSuite } from './suites/tasks.js';
 import { turnSuite } from './suites/turn.js';
 import { vsixSuite } from './suites/vsix.js';
 
-const SUITES = { turn: turnSuite, guard: guardSuite, plugin_host: pluginHostSuite, memory: memorySuite, routing: routingSuite, parallel_tools: parallelToolsSuite, sandbox: sandboxSuite, confinement: confinementSuite, barrier: barrierSuite, mcp: mcpSuite, checkpoints: checkpointsSuite, extension: extensionSuite, vsix: vsixSuite, cli: cliSuite, tasks: tasksSuite } as const;
+const SUITES = { turn: turnSuite, guard: guardSuite, plugin_host: pluginHostSuite, memory: memorySuite, routing: routingSuite, parallel_tools: parallelToolsSuite, sandbox: sandboxSuite, confinement: confinementSuite, barrier: barrierSuite, mcp: mcpSuite, checkpoints: checkpointsSuite, extension: extensionSuite, vsix: vsixSuite, cli: cliSuite, resume: resumeSuite, tasks: tasksSuite } as const;
 type SuiteName = keyof typeof SUITES;
 
 function args() {
@@ -45,21 +47,6 @@ function args() {
   const merge = argv.includes('--merge');
   const out = value('--out') ?? ((quick || only) && !merge ? join(ROOT, '.test-tmp/bench') : join(ROOT, 'docs'));
   return { quick, only: only ?? (Object.keys(SUITES) as SuiteName[]), out, merge };
-}
-
-function fmt(n: number, unit: string): string {
-  if (!Number.isFinite(n)) return '—';
-  const digits = unit === '×' ? 2 : Math.abs(n) >= 100 ? 0 : Math.abs(n) >= 10 ? 1 : Math.abs(n) >= 1 ? 2 : 3;
-  return `${n.toFixed(digits)}${unit === '×' ? '×' : ''}`;
-}
-
-function verdict(f: Figure): string {
-  if (!f.target) return '';
-  if (!f.stats) return 'not measured';
-  if (f.target.met) return 'met';
-  const by = f.stats.median - f.target.below;
-  const pct = (f.stats.median / f.target.below - 1) * 100;
-  return `**missed** by ${fmt(by, f.unit)} ${f.unit === '×' ? '' : f.unit} (${pct.toFixed(0)} %)`.replace(/\s+\(/, ' (');
 }
 
 export function markdown(figures: Figure[], machine: Record<string, unknown>, notes: string[]): string {
@@ -80,7 +67,7 @@ export function markdown(figures: Figure[], machine: Record<string, unknown>, no
     '## Summary',
     '',
     '```',
-    summaryTable(figures).trim(),
+    summaryTable(figures, machine).trim(),
     '```',
     '',
     '## All figures',
@@ -117,7 +104,7 @@ async function main(): Promise<void> {
       timings[name] = Math.round((performance.now() - t) / 100) / 10;
       for (const f of got) {
         const s = f.stats;
-        process.stderr.write(`  ${f.id.padEnd(28)} ${s ? `${fmt(s.median, f.unit)} ${f.unit} [${fmt(s.p10, f.unit)} – ${fmt(s.p90, f.unit)}] n=${s.n}` : 'not measured'}${f.target ? `  target ${f.target.text}: ${verdict(f)}` : ''}\n`);
+        process.stderr.write(`  ${f.id.padEnd(28)} ${s ? `${fmt(s.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`} [${fmt(s.p10, f.unit)} – ${fmt(s.p90, f.unit)}] n=${s.n}` : 'not measured'}${f.target ? `  target ${f.target.text}: ${verdict(f)}` : ''}\n`);
       }
       process.stderr.write(`  (${timings[name]} s)\n`);
     }
@@ -150,19 +137,11 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'benchmarks.json'), JSON.stringify({ machine, figures }, null, 2) + '\n');
   writeFileSync(join(out, 'benchmarks.md'), markdown(figures, machine, notes));
   process.stderr.write(`bench: wrote ${join(out, 'benchmarks.md')} and benchmarks.json in ${machine.durationS} s\n`);
-  process.stdout.write(summaryTable(figures));
+  process.stdout.write(summaryTable(figures, machine));
   const missed = figures.filter((f) => f.target && f.stats && !f.target.met);
   if (missed.length) process.stderr.write(`bench: targets missed: ${missed.map((f) => f.id).join(', ')}\n`);
-}
-
-/** One screen: every figure that has a target, with its median and met / missed / not measured. */
-export function summaryTable(figures: Figure[]): string {
-  const rows = figures.filter((f) => f.target).map((f) => [f.id, f.target!.text, f.stats ? `${fmt(f.stats.median, f.unit)}${f.unit === '×' ? '' : ` ${f.unit}`}` : '—', !f.stats ? 'not measured' : f.target!.met ? 'met' : 'MISSED']);
-  const head = ['figure', 'target', 'median', 'result'];
-  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
-  const met = rows.filter((r) => r[3] === 'met').length;
-  return ['', line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line), '', `${met} of ${rows.length} targets met`, ''].join('\n');
+  const unmeasured = figures.filter((f) => f.target && !f.stats);
+  if (unmeasured.length) process.stderr.write(`bench: targets not measured: ${unmeasured.map((f) => `${f.id} (${f.note ?? 'no figure'})`).join('; ')}\n`);
 }
 
 main().then(

@@ -13,16 +13,21 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectConfinement } from '../../../src/core/sandbox/index.js';
+import { buildOnce } from '../build.js';
 import { cpuTimedNode } from '../cpu-time.js';
 import { figure, type Figure, type SuiteContext } from '../figure.js';
 import { interleave, pairedDiff, summarize } from '../stats.js';
 import { ROOT } from './extension.js';
+
+/** bubblewrap's own floor: a minimal set of namespaces and mounts around `true`. */
+export const FLOOR_ARGS = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', 'true'];
 
 export async function confinementColdFigures(ctx: SuiteContext): Promise<Figure[]> {
   const status = await detectConfinement();
   if (!status.confined || status.backend !== 'bubblewrap') {
     return [figure('confinement', 'confinement.cold_added', 'first confined command of a fresh process, above bubblewrap’s own floor', 'ms', null, { below: 15, note: `not measured: ${status.confined ? status.backend : status.reason}` })];
   }
+  buildOnce();
   const home = join(ctx.tmp, 'confinement-cold', 'home');
   const ws = join(ctx.tmp, 'confinement-cold', 'ws');
   mkdirSync(home, { recursive: true });
@@ -52,11 +57,10 @@ export async function confinementColdFigures(ctx: SuiteContext): Promise<Figure[
     cpu[agent]!.push(r.ms);
     return r.wallMs;
   };
-  const floorArgs = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', 'true'];
   const floor = async () => {
     const t = performance.now();
-    const r = spawnSync('bwrap', floorArgs, { stdio: 'ignore' });
-    if (r.status !== 0) throw new Error(`bench: bwrap ${floorArgs.join(' ')} exited ${r.status}`);
+    const r = spawnSync('bwrap', FLOOR_ARGS, { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`bench: bwrap ${FLOOR_ARGS.join(' ')} exited ${r.status}`);
     return performance.now() - t;
   };
   for (let i = 0; i < 2; i++) {
@@ -70,9 +74,9 @@ export async function confinementColdFigures(ctx: SuiteContext): Promise<Figure[
   const first = pairedDiff(s.cmd, s.none);
   const above = summarize(s.cmd.map((c, i) => c - s.none[i]! - s.floor[i]!));
   return [
-    figure('confinement', 'confinement.cold_first', 'first confined command of a fresh `pepe run` (paired: with the command − without)', 'ms', first),
-    figure('confinement', 'confinement.floor', 'bubblewrap’s own floor here (`bwrap --unshare-all … true`, spawned directly)', 'ms', s.floor),
-    figure('confinement', 'confinement.cold_added', 'first confined command above bubblewrap’s floor (paired, wall clock)', 'ms', above, { below: 15, targetText: '≤ 15 ms' }),
-    figure('confinement', 'confinement.cold_cpu', "first confined command: Pepe's own CPU time for it (paired: with the command − without; bubblewrap's not counted)", 'ms', pairedDiff(cpu.cmd!, cpu.none!)),
+    figure('confinement', 'confinement.cold_first', 'cold: first confined command of a fresh `pepe run` (paired: with the command − without)', 'ms', first),
+    figure('confinement', 'confinement.cold_floor', 'cold rounds: bubblewrap’s own floor (`bwrap --unshare-all … true`, spawned directly)', 'ms', s.floor),
+    figure('confinement', 'confinement.cold_added', 'cold: first confined command above bubblewrap’s floor (paired, wall clock)', 'ms', above, { below: 15, targetText: '≤ 15 ms' }),
+    figure('confinement', 'confinement.cold_cpu', "cold: first confined command, Pepe's own CPU time for it (paired: with the command − without; bubblewrap's not counted)", 'ms', pairedDiff(cpu.cmd!, cpu.none!)),
   ];
 }

@@ -2,6 +2,10 @@
  * MCP (issue 18): a warm MCP tool call through Pepe's whole path (the tool invoker: validation, the
  * barrier with the tool pre-approved, the call, the result made outside content and capped) against
  * the same call made directly with the SDK client, on the same running server-everything process.
+ * The approval is the one a person saves by answering "Always" (the tool in the agent's
+ * `auto_approve` in config.json). An MCP result is outside content: once one is in, the run is
+ * tainted and every pre-approval is withdrawn for the rest of that run (spec 5.4), so each measured
+ * call gets a fresh run state, as the first MCP call of a turn does.
  */
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,14 +37,13 @@ export async function mcpSuite(ctx: SuiteContext): Promise<Figure[]> {
     // The connection's own SDK client: the direct call uses the very same process and pipe.
     const client = (pepe.mcp.connection('ev') as unknown as { client: Client }).client;
 
-    const run = newRunState();
     const signal = new AbortController().signal;
     const context = {
       agent: 'a', agentConfig, chain: ['a'], sessionId: 'bench', workspace: home, signal, config: pepe.config, env: {}, paths: pepe.paths,
       slots: pepe.slots, builtins: pepe.builtins, emit: () => undefined, markOutsideContent: () => undefined, workspaceTrusted: true,
     } as ToolContext;
     const barrier = new PermissionBarrier({ persistAlwaysAllow: async () => undefined });
-    const env: InvokeEnv = { context, barrier, run, sandbox: async () => ({ confined: true }) };
+    const env = (): InvokeEnv => ({ context, barrier, run: newRunState(), sandbox: async () => ({ confined: true }) });
 
     const batch = ctx.quick ? 20 : 100;
     const perCall = (fn: (i: number) => Promise<unknown>) => async () => {
@@ -50,7 +53,7 @@ export async function mcpSuite(ctx: SuiteContext): Promise<Figure[]> {
     };
     const direct = (i: number) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
     const throughPepe = async (i: number) => {
-      const r = await invokeTool(byName, { id: `c${i}`, name: 'mcp__ev__echo', arguments: { message: `m${i}` } }, env);
+      const r = await invokeTool(byName, { id: `c${i}`, name: 'mcp__ev__echo', arguments: { message: `m${i}` } }, env());
       if (r.stage !== 'ran') throw new Error(`not run: ${r.content}`);
     };
     for (let i = 0; i < 200; i++) {
@@ -62,7 +65,9 @@ export async function mcpSuite(ctx: SuiteContext): Promise<Figure[]> {
     ctx.log(`mcp: direct ${summarize(samples.direct).median.toFixed(3)} ms, through Pepe ${summarize(samples.pepe).median.toFixed(3)} ms per call`);
     return [
       figure('mcp', 'mcp_direct_call', 'warm MCP tool call, SDK client directly (server-everything echo, stdio)', 'ms', samples.direct),
-      figure('mcp', 'mcp_pepe_call', 'warm MCP tool call through the tool invoker (barrier, outside-content wrapping, cap)', 'ms', samples.pepe),
+      figure('mcp', 'mcp_pepe_call', 'warm MCP tool call through the tool invoker (barrier, outside-content wrapping, cap)', 'ms', samples.pepe, {
+        note: 'pre-approved by a saved "Always" (auto_approve in config.json); each call is the first MCP call of its run, since an MCP result taints the run and later calls in it are asked',
+      }),
       figure('mcp', 'mcp_overhead', "Pepe's overhead per warm MCP call over the direct SDK call", 'ms', pairedDiff(samples.pepe, samples.direct), { below: 2, targetText: '< 2 ms' }),
     ];
   } finally {

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtElsewhere } from '../build.js';
 import { figure, type Figure, type SuiteContext } from '../figure.js';
 import { ROOT } from './extension.js';
 
@@ -17,7 +18,10 @@ export async function vsixSuite(ctx: SuiteContext): Promise<Figure[]> {
   ctx.log('vsix: npm run package …');
   try {
     execFileSync('npm', ['run', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 16 * 1024 * 1024 });
+    // dist/ now holds the package's (fully minified) build; the CLI rows measure `npm run build`'s.
+    builtElsewhere();
   } catch (e) {
+    builtElsewhere();
     const stderr = (e as { stderr?: Buffer }).stderr?.toString().trim().split('\n').slice(-3).join(' ') ?? String(e);
     return [figure('extension', 'extension.vsix', label, 'MB', null, { below: TARGET_MB, targetText: `< ${TARGET_MB} MB`, note: `not measured: npm run package failed: ${stderr}` })];
   }
