@@ -7,7 +7,7 @@ import { appendLine, parseJsonLines } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
-import { Redactor } from '../secrets/redact.js';
+import { RedactorCache } from '../secrets/redactor-cache.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -68,6 +68,8 @@ export interface LoadedSession {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class SessionStore {
+  private readonly redactors = new RedactorCache();
+
   constructor(private readonly dir: string, private readonly secrets: () => readonly string[] = () => []) {}
 
   newId(): string {
@@ -138,7 +140,7 @@ export class SessionStore {
   private append(agent: string, id: string, line: Line): void {
     // Secrets never reach a transcript (spec 4.2, 8): known values and credential shapes are
     // masked in each string, then known values again on the serialised line.
-    appendLine(this.file(agent, id), new Redactor(this.secrets()).json(line));
+    appendLine(this.file(agent, id), this.redactors.get(this.secrets()).json(line));
   }
 
   load(agent: string, id: string): LoadedSession {
