@@ -1,3 +1,4 @@
+import * as buffer from 'node:buffer';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 /**
@@ -23,6 +24,18 @@ export function parseJsonLines<T>(text: string, accept: Accept<T> = asIs): T[] {
     if (kept !== undefined) out.push(kept);
   }
   return out;
+}
+
+const isAscii = (buffer as { isAscii?: (b: Buffer) => boolean }).isAscii;
+
+/**
+ * A whole text file as `readFileSync(file, 'utf8')` returns it, cheaper for a large file that is
+ * plain ASCII (most transcripts): those bytes mean the same characters in Latin-1, whose decoding
+ * costs next to nothing. Anything else is decoded as UTF-8, as before.
+ */
+export function readTextFile(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii?.(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /**
