@@ -9,6 +9,7 @@ import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
 import { RedactorCache } from '../secrets/redactor-cache.js';
 import { plainMessageLine } from './session-line-check.js';
+import { compareCodeUnits } from '../code-unit-order.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -220,8 +221,8 @@ export class SessionStore {
       }
     }
     const kept = filter.origins ? out.filter((i) => filter.origins!.includes(i.origin)) : out;
-    // Newest first by ISO time stamp: a code-unit order, the same in every locale (and no collator).
-    return kept.sort((x, y) => (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : 0));
+    // Newest first by ISO time stamp.
+    return kept.sort((x, y) => compareCodeUnits(y.updatedAt, x.updatedAt));
   }
 
   delete(agent: string, id: string): void {
