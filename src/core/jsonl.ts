@@ -1,5 +1,5 @@
 import * as buffer from 'node:buffer';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 
 /**
  * JSON Lines, read one way for the log, usage records and session transcripts: one JSON value per
@@ -75,7 +75,8 @@ export function readJsonLines<T>(file: string, accept: Accept<T> = asIs): T[] {
  * (same file, size and modification time) costs one fstat; grown, only the new bytes are read
  * and parsed. A file that was replaced, shrank, or no longer ends a line where the last read did
  * is read again from the start. A line still being written (no newline yet) waits for the next
- * read. For hot paths such as the editor's Slots view, which asks on every refresh.
+ * read. For hot paths such as the editor's Slots view, which asks on every refresh, and the slot
+ * guard, which asks on every clean answer.
  */
 export class JsonLinesFile<T> {
   private values: T[] = [];
@@ -87,6 +88,12 @@ export class JsonLinesFile<T> {
 
   /** The accepted values, oldest first (the same array until the file changes: do not modify it). */
   read(): readonly T[] {
+    // Unchanged since the last read: one stat by name (opening and closing it cost two more calls).
+    const s = this.stamp;
+    if (s) {
+      const now = statSync(this.file, { throwIfNoEntry: false });
+      if (now && s.dev === now.dev && s.ino === now.ino && s.size === now.size && s.mtimeMs === now.mtimeMs) return this.values;
+    }
     let fd: number;
     try {
       fd = openSync(this.file, 'r');
