@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import * as buffer from 'node:buffer';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 
 /**
  * JSON Lines, read one way for the log, usage records and session transcripts: one JSON value per
@@ -23,6 +24,18 @@ export function parseJsonLines<T>(text: string, accept: Accept<T> = asIs): T[] {
     if (kept !== undefined) out.push(kept);
   }
   return out;
+}
+
+const isAscii = (buffer as { isAscii?: (b: Buffer) => boolean }).isAscii;
+
+/**
+ * A whole text file as `readFileSync(file, 'utf8')` returns it, cheaper for a large file that is
+ * plain ASCII (most transcripts): those bytes mean the same characters in Latin-1, whose decoding
+ * costs next to nothing. Anything else is decoded as UTF-8, as before.
+ */
+export function readTextFile(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii?.(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /**
@@ -62,7 +75,8 @@ export function readJsonLines<T>(file: string, accept: Accept<T> = asIs): T[] {
  * (same file, size and modification time) costs one fstat; grown, only the new bytes are read
  * and parsed. A file that was replaced, shrank, or no longer ends a line where the last read did
  * is read again from the start. A line still being written (no newline yet) waits for the next
- * read. For hot paths such as the editor's Slots view, which asks on every refresh.
+ * read. For hot paths such as the editor's Slots view, which asks on every refresh, and the slot
+ * guard, which asks on every clean answer.
  */
 export class JsonLinesFile<T> {
   private values: T[] = [];
@@ -74,6 +88,12 @@ export class JsonLinesFile<T> {
 
   /** The accepted values, oldest first (the same array until the file changes: do not modify it). */
   read(): readonly T[] {
+    // Unchanged since the last read: one stat by name (opening and closing it cost two more calls).
+    const s = this.stamp;
+    if (s) {
+      const now = statSync(this.file, { throwIfNoEntry: false });
+      if (now && s.dev === now.dev && s.ino === now.ino && s.size === now.size && s.mtimeMs === now.mtimeMs) return this.values;
+    }
     let fd: number;
     try {
       fd = openSync(this.file, 'r');

@@ -6,6 +6,7 @@ import { addServer, grantAgent, removeServer } from './edits.js';
 import { HOST_TOOL_ENTRY, hostTool, type HostToolSource } from './host-tools.js';
 import { McpCallError, McpConnection, type ConnectionDeps, type McpState, type McpToolInfo } from './connection.js';
 import { annotationNotes, MCP_PREFIX, mcpTool, mcpToolName, parseMcpToolName, type McpTool } from './tool-adapter.js';
+import { compareCodeUnits } from '../code-unit-order.js';
 
 export interface McpCheck {
   name: string;
@@ -277,7 +278,7 @@ export class McpManager {
         else problems.push(this.hostTools ? `the VS Code tool "${want}" is not available now` : `the VS Code tool "${want}" is available only inside VS Code`);
       }
     }
-    tools.sort((a, b) => a.name.localeCompare(b.name));
+    tools.sort((a, b) => compareCodeUnits(a.name, b.name));
     return { tools, problems };
   }
 

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { ModelRef } from './model-ref.js';
 import { createHttpProvider } from './http-providers.js';
 import { MockProvider } from './mock.js';
-import { loadMockScript } from './mock-script.js';
+import { loadMockScriptCached } from './mock-script.js';
 import type { ModelProvider } from './provider.js';
 import type { RetryPolicy } from './retry.js';
 import type { Env } from './sdk-provider.js';
@@ -48,5 +48,5 @@ function fromConfig(id: string, model: ModelConfig, env: Env, options: CreatePro
 function mockScript(id: string, path: string, options: CreateProviderOptions): MockProvider {
   if (!path) throw new UsageError(`model "${id}": name a script file after "mock:", e.g. "mock:demo.json"`);
   const file = isAbsolute(path) ? path : resolve(options.baseDir ?? process.cwd(), path);
-  return new MockProvider(id, loadMockScript(file));
+  return new MockProvider(id, loadMockScriptCached(file));
 }

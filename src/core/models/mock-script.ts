@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { describeIssue, describeParseError } from '../config/problems.js';
 import { UsageError, errorMessage } from '../errors.js';
@@ -54,3 +54,32 @@ export function loadMockScript(file: string): MockScript {
   }
   return parsed.data;
 }
+
+/** The last scripts read, by file, while the file is unchanged (same inode, size and modification time). */
+const cache = new Map<string, { stamp: string; script: MockScript }>();
+const MAX_CACHED = 32;
+
+/**
+ * `loadMockScript` for a provider built on every model call: a file that did not change since it
+ * was last read is not read, parsed and validated again. Each caller gets its own copy, so none
+ * can change what the next one plays.
+ */
+export function loadMockScriptCached(file: string): MockScript {
+  let stamp: string | null = null;
+  try {
+    const st = statSync(file, { bigint: true });
+    stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    // loadMockScript reports it
+  }
+  const hit = stamp === null ? undefined : cache.get(file);
+  if (hit && hit.stamp === stamp) return structuredClone(hit.script);
+  const script = loadMockScript(file);
+  if (stamp !== null) {
+    cache.delete(file);
+    cache.set(file, { stamp, script: structuredClone(script) });
+    if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  }
+  return script;
+}
+

@@ -60,6 +60,8 @@ export class LiveGrants {
   readonly revocations: RevocationLog;
   private readonly file: string;
   private published = false;
+  /** What the file says now, `written` aside: an unchanged listing is not written again. */
+  private lastBody: string | null = null;
 
   constructor(readonly dir: string, private readonly pid = process.pid) {
     this.revocations = new RevocationLog(join(dir, 'revocations.jsonl'));
@@ -127,15 +129,23 @@ export class LiveGrants {
     return dedupe(out);
   }
 
-  /** Writes this process's file (atomically); a failure is never a permission decision. */
+  /**
+   * Writes this process's file (atomically: a reader sees the old listing or the new one, never a
+   * mix); a failure is never a permission decision. A listing equal to the one written last is not
+   * written again. Not synced to the disk: the file describes this process while it runs, so after
+   * a crash of the machine it describes nothing (and a dead process's file is removed on reading).
+   */
   publish(): void {
     const rows = this.rows();
     if (!rows.length && !this.published && !this.seen.length) return;
+    const same = JSON.stringify([rows, this.seen]);
+    if (this.published && same === this.lastBody) return;
     try {
       mkdirSync(this.dir, { recursive: true });
       const body: LiveFile = { pid: this.pid, written: Date.now(), grants: rows, sessions: [...this.seen] };
-      writeFileAtomic.sync(this.file, `${JSON.stringify(body)}\n`, { mode: 0o600 });
+      writeFileAtomic.sync(this.file, `${JSON.stringify(body)}\n`, { mode: 0o600, fsync: false });
       this.published = true;
+      this.lastBody = same;
     } catch {
       // Listing is best effort; revocation does not depend on this file.
     }
@@ -147,6 +157,8 @@ export class LiveGrants {
     this.sessions.clear();
     this.runs.clear();
     if (this.published) rmSync(this.file, { force: true });
+    this.published = false;
+    this.lastBody = null;
   }
 
   private noteSession(agent: string, sessionId: string): void {

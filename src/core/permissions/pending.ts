@@ -9,6 +9,7 @@ import { Redactor } from '../secrets/redact.js';
 import type { ToolFacts } from '../tools/tool.js';
 import { riskKindsOf, scopedEntry } from './grant-scope.js';
 import { RISK_KINDS, type RiskHint } from './risk.js';
+import { compareCodeUnits } from '../code-unit-order.js';
 
 /**
  * "No human, no surprises" (spec 5.4): a gated call refused because nobody could be asked is
@@ -160,7 +161,7 @@ export class PendingApprovals {
       if ((view.status === 'approved' || view.status === 'denied') && !opts.includeResolved) continue;
       out.push(view);
     }
-    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return out.sort((a, b) => compareCodeUnits(a.createdAt, b.createdAt) || compareCodeUnits(a.id, b.id));
   }
 
   /** By id, or by a prefix that matches exactly one id. */
@@ -228,7 +229,7 @@ export class PendingApprovals {
       });
       if (got) taken.push(this.view(updated));
     }
-    return taken.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return taken.sort((a, b) => compareCodeUnits(a.createdAt, b.createdAt));
   }
 
   private takeable(r: StoredApproval, agent: string, opts: { sessionId?: string }, statuses: ApprovalStatus[]): boolean {

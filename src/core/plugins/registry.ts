@@ -58,11 +58,16 @@ interface Entry {
  * each gets its own data folder and network decision) and matched by shape, plus occupants
  * registered in-process by another extension.
  */
+/** How long after a folder's change its stamp is trusted to tell a later change apart (see pluginNames()). */
+const CLOCK_SLACK_MS = 3_000;
+
 export class PluginRegistry {
   private entries = new Map<string, Entry>();
   private inProcess = new Map<string, InProcessPlugin>();
   /** The file plugins as last listed, keyed by every file's stamp (the guard's hot path, see list()). */
   private listed: { signature: string; infos: PluginInfo[] } | null = null;
+  /** The folder's plugin file names as last read, while the folder is unchanged (see pluginNames()). */
+  private names: { stamp: string; names: string[] } | null = null;
 
   private lastConfinement: ConfinementStatus | null = null;
   readonly home: string;
@@ -106,19 +111,43 @@ export class PluginRegistry {
 
   /** `file:mtime:size` of every plugin file now, in files() order; null when the folder cannot be read. */
   private signatureNow(): string | null {
-    let names: string[];
-    try {
-      names = readdirSync(this.dir);
-    } catch {
-      return null;
-    }
+    const names = this.pluginNames();
+    if (names === null) return null;
     const parts: string[] = [];
-    for (const n of names.filter((n) => (PLUGIN_EXTENSIONS as readonly string[]).includes(extname(n)) && !n.endsWith('.d.ts')).sort()) {
+    for (const n of names) {
       const file = join(this.dir, n);
       const s = statSync(file, { throwIfNoEntry: false });
       parts.push(s ? `${file}:${s.mtimeMs}:${s.size}` : `${file}:gone`);
     }
     return parts.join('\n');
+  }
+
+  /**
+   * The plugin file names in the folder, sorted. Read again only when the folder changed (a file
+   * added, removed or renamed changes its modification time): one stat instead of a listing on
+   * every guarded call. A listing taken less than CLOCK_SLACK_MS after the folder's last change is
+   * not trusted for later calls ("racy" stamps: a file system's clock may be coarse, and a second
+   * change inside the same tick would leave the same stamp).
+   */
+  private pluginNames(): string[] | null {
+    const st = statSync(this.dir, { throwIfNoEntry: false, bigint: true });
+    if (!st) {
+      this.names = null;
+      return null;
+    }
+    const stamp = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+    if (this.names && this.names.stamp === stamp) return this.names.names;
+    let all: string[];
+    try {
+      all = readdirSync(this.dir);
+    } catch {
+      this.names = null;
+      return null;
+    }
+    const names = all.filter((n) => (PLUGIN_EXTENSIONS as readonly string[]).includes(extname(n)) && !n.endsWith('.d.ts')).sort();
+    const changedMs = Number(st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs) / 1e6;
+    this.names = Date.now() - changedMs > CLOCK_SLACK_MS ? { stamp, names } : null;
+    return names;
   }
 
   private async listFiles(): Promise<PluginInfo[]> {

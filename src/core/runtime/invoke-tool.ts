@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
 import { markOutsideContent, type BarrierOutcome, type PermissionBarrier, type RiskKind, type RunPermissionState } from '../permissions/index.js';
 import { classifyTool } from '../permissions/tool-classes.js';
-import { Redactor } from '../secrets/redact.js';
+import { RedactorCache } from '../secrets/redactor-cache.js';
 import { secretValues } from '../secrets/scrub.js';
 import { restrictedRefusal } from '../permissions/restricted.js';
 import { ToolRefusal, type Tool, type ToolContext, type ToolFacts } from '../tools/tool.js';
@@ -81,6 +81,9 @@ export interface InvokeOptions {
   approved?: ApprovedReplay;
 }
 
+/** One for the process: the secret values rarely change between calls (issue 27). */
+const maskers = new RedactorCache();
+
 const fail = (stage: InvokeStage, content: string, extra: Partial<InvokeResult> = {}): InvokeResult => ({ content, isError: true, untrusted: false, stage, ...extra });
 
 /**
@@ -93,7 +96,7 @@ export async function invokeTool(tools: ReadonlyMap<string, Tool<any>>, call: To
     const r = await invokeOnce(tools, call, env, options);
     // A result marked untrusted is outside content even if its tool forgot to say so (spec 5.3).
     if (r.untrusted && !env.run.tookInOutsideContent) markOutsideContent(env.run, call.name);
-    const masker = new Redactor(secretValues(env.context.env, env.context.config));
+    const masker = maskers.get(secretValues(env.context.env, env.context.config));
     return { ...r, content: masker.text(r.content) };
   } finally {
     env.afterCall?.();

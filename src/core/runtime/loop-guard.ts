@@ -1,3 +1,5 @@
+import { compareCodeUnits } from '../code-unit-order.js';
+
 /**
  * Spec 4.4: stops a runaway turn. Trips on the same tool with the same arguments three times in
  * a row, an A/B flip-flop (A, B, A, B) within the recent calls, or three calls in a row with
@@ -45,6 +47,6 @@ export class LoopGuard {
 export function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compareCodeUnits(a, b));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
 }

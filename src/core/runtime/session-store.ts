@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { appendLine, parseJsonLines } from '../jsonl.js';
+import { appendLine, parseJsonLines, readTextFile } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
-import { Redactor } from '../secrets/redact.js';
+import { RedactorCache } from '../secrets/redactor-cache.js';
+import { plainMessageLine } from './session-line-check.js';
+import { compareCodeUnits } from '../code-unit-order.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -40,6 +42,20 @@ const Line = z.discriminatedUnion('type', [
 ]);
 type Line = z.infer<typeof Line>;
 
+/**
+ * One transcript line as the schema decides it: valid (its value) or not (undefined). The plain
+ * message lines a session is mostly made of take a cheaper check that accepts only what the schema
+ * accepts, with the same value (session-line-check.ts); every other line goes through the schema.
+ */
+export function parseSessionLine(value: unknown): Line | undefined {
+  return (plainMessageLine(value) as Line | undefined) ?? Line.safeParse(value).data;
+}
+
+/** The schema alone, for tests that compare it with `parseSessionLine`. */
+export function parseSessionLineStrictly(value: unknown): Line | undefined {
+  return Line.safeParse(value).data;
+}
+
 export interface SessionInfo {
   id: string;
   agent: string;
@@ -68,6 +84,8 @@ export interface LoadedSession {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class SessionStore {
+  private readonly redactors = new RedactorCache();
+
   constructor(private readonly dir: string, private readonly secrets: () => readonly string[] = () => []) {}
 
   newId(): string {
@@ -138,13 +156,13 @@ export class SessionStore {
   private append(agent: string, id: string, line: Line): void {
     // Secrets never reach a transcript (spec 4.2, 8): known values and credential shapes are
     // masked in each string, then known values again on the serialised line.
-    appendLine(this.file(agent, id), new Redactor(this.secrets()).json(line));
+    appendLine(this.file(agent, id), this.redactors.get(this.secrets()).json(line));
   }
 
   load(agent: string, id: string): LoadedSession {
     let text: string;
     try {
-      text = readFileSync(this.file(agent, id), 'utf8');
+      text = readTextFile(this.file(agent, id));
     } catch {
       throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
     }
@@ -155,7 +173,7 @@ export class SessionStore {
     let compacted = false;
     let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0, outsideContent: [] };
     // A torn last line after a crash, or a line from a newer version, is skipped.
-    for (const parsed of parseJsonLines(text, (v) => Line.safeParse(v).data)) {
+    for (const parsed of parseJsonLines(text, parseSessionLine)) {
       switch (parsed.type) {
         case 'session':
           info = { ...info, createdAt: parsed.createdAt, title: parsed.title ?? null, origin: originOf(parsed.origin, parsed.title), updatedAt: parsed.createdAt };
@@ -203,7 +221,8 @@ export class SessionStore {
       }
     }
     const kept = filter.origins ? out.filter((i) => filter.origins!.includes(i.origin)) : out;
-    return kept.sort((x, y) => y.updatedAt.localeCompare(x.updatedAt));
+    // Newest first by ISO time stamp.
+    return kept.sort((x, y) => compareCodeUnits(y.updatedAt, x.updatedAt));
   }
 
   delete(agent: string, id: string): void {

@@ -4,6 +4,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { makeParents, openChecked, pathFact, READ_FLAGS, recheck, WRITE_FLAGS } from './file-access.js';
 import { defineTool, ToolRefusal, untrustedBlock, type PathFact, type ToolContext, type ToolOutcome } from './tool.js';
+import { compareCodeUnits } from '../code-unit-order.js';
 
 /** What one read_file call returns by default, and at most (a longer `limit` is cut to this). */
 export const DEFAULT_READ_BYTES = 200_000;
@@ -122,7 +123,7 @@ export const listDir = defineTool({
           if (!info.isDirectory()) return { content: `${path} is not a folder; use read_file`, isError: true };
           // Linux: list the very folder that was opened and checked, not whatever the path names now.
           const which = process.platform === 'linux' ? `/proc/self/fd/${handle.fd}` : fact.real;
-          const entries = (await readdir(which, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+          const entries = (await readdir(which, { withFileTypes: true })).sort((a, b) => compareCodeUnits(a.name, b.name));
           const lines = entries.slice(0, MAX_LIST_ENTRIES).map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name}@` : e.name));
           if (entries.length > MAX_LIST_ENTRIES) lines.push(`[… ${entries.length - MAX_LIST_ENTRIES} more entries not shown]`);
           return fromOutside(fact, 'list_dir', lines.length ? lines.join('\n') : '(empty)', ctx);

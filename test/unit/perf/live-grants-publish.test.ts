@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LiveGrants, readLiveFiles } from '../../../src/core/permissions/live-grants.js';
+import { newRunState } from '../../../src/core/permissions/run-state.js';
+import { SessionGrants } from '../../../src/core/permissions/session-grants.js';
+
+/**
+ * Issue 27: the live grants file is written when what it lists changes, not on every turn that
+ * notes the same session again (it was written, with an fsync, twice per turn).
+ */
+describe('live grants file: written when the listing changes, not again when it does not', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pepe-live-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const file = () => join(dir, `live-${process.pid}.json`);
+  const stamp = () => {
+    const s = statSync(file());
+    return `${s.ino}:${s.mtimeMs}`;
+  };
+
+  it('a turn noting a session that is already the newest writes nothing; a new session or a grant does', async () => {
+    const live = new LiveGrants(dir);
+    const grants = new SessionGrants();
+    live.adopt('k', 'a', 's1', grants);
+    const first = stamp();
+    await new Promise((r) => setTimeout(r, 15));
+    const stop = live.trackRun('a', 's1', newRunState());
+    stop();
+    live.adopt('k', 'a', 's1', grants);
+    assert.equal(stamp(), first, 'the same listing was written again');
+
+    live.adopt('k2', 'a', 's2', new SessionGrants());
+    assert.notEqual(stamp(), first, 'a new session was not written');
+    assert.deepEqual(readLiveFiles(dir)[0]!.sessions.map((s) => s.sessionId), ['s1', 's2']);
+
+    const before = stamp();
+    await new Promise((r) => setTimeout(r, 15));
+    grants.grantAny('a', 'bash');
+    assert.notEqual(stamp(), before, 'a new grant was not written');
+    const listed = JSON.parse(readFileSync(file(), 'utf8')) as { grants: { tool?: string }[] };
+    assert.deepEqual(listed.grants.map((g) => g.tool), ['bash']);
+    live.dispose();
+  });
+
+  it('after dispose the file is gone, and a later publish writes it again', () => {
+    const live = new LiveGrants(dir);
+    live.adopt('k', 'a', 's1', new SessionGrants());
+    live.dispose();
+    assert.throws(() => statSync(file()));
+    live.adopt('k', 'a', 's1', new SessionGrants());
+    assert.equal(readLiveFiles(dir).length, 1);
+    live.dispose();
+  });
+});
