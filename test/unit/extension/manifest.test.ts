@@ -68,5 +68,12 @@ describe('package.json contributions', () => {
     assert.equal(ignore[0], '**', 'an allow-list');
     assert.ok(!ignore.some((l) => /\.map|docs/.test(l) && l.startsWith('!')), ignore.join('\n'));
     for (const bundle of ['cli.js', 'cli-core.js', 'cli-main.js']) assert.ok(ignore.includes(`!dist/${bundle}`), `dist/${bundle} is left out: a background task could not start`);
+    // A folder-wide pattern (`!dist/cli-vendor/**`) let the vendor bundles' maps in (2.3 MB): every
+    // allow pattern is matched against the maps a build writes.
+    const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
+    const allows = ignore.filter((l) => l.startsWith('!')).map((l) => glob(l.slice(1)));
+    const maps = ['dist/extension.js.map', 'dist/cli-core.js.map', 'dist/cli-vendor/yaml.js.map', 'dist/cli-vendor/ai-sdk.js.map', 'dist/webview.js.map'];
+    for (const map of maps) assert.ok(!allows.some((re) => re.test(map)), `${map} would ship`);
+    assert.ok(allows.some((re) => re.test('dist/cli-vendor/yaml.js')), 'the lazily loaded CLI vendor bundles ship');
   });
 });
