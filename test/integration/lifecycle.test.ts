@@ -127,9 +127,9 @@ describe('lifecycle', function () {
     testLog(`fresh copy of dist/extension.js: load ${loadMs.toFixed(1)} ms + activate() ${activateMs.toFixed(1)} ms = ${(loadMs + activateMs).toFixed(1)} ms`);
     // Judged against a control run beside it, so that a busy machine does not fail it: compiling
     // the same bundle's text is the floor any activation pays; Pepe's own work must stay small
-    // next to it (100 ms on a quiet machine, scaled by the control when the machine is loaded).
+    // next to it: running the bundle and activate() within eight compiles of it (at least 100 ms), so a busy machine scales both.
     const controlMs = compileControlMs(file);
-    const budgetMs = Math.max(100, 4 * controlMs);
+    const budgetMs = Math.max(100, 8 * controlMs);
     testLog(`control: compiling the bundle's text took ${controlMs.toFixed(1)} ms; budget ${budgetMs.toFixed(1)} ms`);
     assert.ok(loadMs + activateMs < budgetMs, `load + activate took ${(loadMs + activateMs).toFixed(1)} ms (budget ${budgetMs.toFixed(1)} ms)`);
     assert.ok(commands.has('pepe.slot.list') && commands.has('pepe.log.show'), `commands registered: ${[...commands.keys()].join(', ')}`);
