@@ -4,10 +4,9 @@ import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage } from '../../core/errors.js';
 import type { TurnResult } from '../../core/events.js';
 import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type WebviewMessage } from '../../protocol/messages.js';
-import { chatHtml } from './html.js';
+import { showChatIn } from './html.js';
 import { openingConversation } from './panel-opening.js';
 import { PanelSessions } from './panel-sessions.js';
-import { keyEnvNames } from '../host/api-keys.js';
 import { ItemQueue } from './item-queue.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
@@ -17,7 +16,8 @@ import { helpItem, slashCommands } from './panel-prompts.js';
 import { PanelTaint } from './panel-taint.js';
 import { PanelPlan } from './panel-plan.js';
 import { planHandover } from '../../core/permissions/plan-mode.js';
-import { openConfigAt } from './failure-fixes.js';
+import { openConfigAt, setApiKeyFor } from './failure-fixes.js';
+import { Disposable } from '../disposable.js';
 import type { ChatDeps, ChatTarget } from './chat-deps.js';
 import { PanelTurns } from './panel-turn.js';
 import { panelPickers, panelState, type ViewedPanel } from './panel-view-state.js';
@@ -37,14 +37,13 @@ export interface PanelOwner {
  * kept, so a webview that was hidden (and so destroyed: no retainContextWhenHidden) is given the
  * whole conversation again when it is shown.
  */
-export class ChatPanel implements vscode.Disposable {
+export class ChatPanel extends Disposable {
   readonly panelId: string;
   private agent: string | null;
   private sessionId: string | null;
   private model: string | null;
   private readonly queue: ItemQueue;
   private readonly loaded: Promise<void>;
-  private readonly subs: vscode.Disposable[] = [];
   private readonly sessions: PanelSessions;
   private disposed = false;
   /** Context attached to the next message (chips in the composer). */
@@ -64,11 +63,12 @@ export class ChatPanel implements vscode.Disposable {
     target: ChatTarget,
     private readonly owner: PanelOwner,
   ) {
+    super();
     this.panelId = target.panelId ?? randomUUID();
     this.agent = target.agent;
     this.sessionId = target.sessionId;
     this.model = target.model ?? null;
-    this.queue = new ItemQueue((items) => this.post({ type: 'items', items }));
+    this.queue = this._register(new ItemQueue((items) => this.post({ type: 'items', items })));
     this.sessions = new PanelSessions(this, deps, owner);
     this.turns = new PanelTurns(
       {
@@ -84,6 +84,7 @@ export class ChatPanel implements vscode.Disposable {
       },
       deps,
     );
+    this._register(this.turns);
     this.viewed = {
       panelId: this.panelId,
       conversation: () => this.target,
@@ -93,23 +94,16 @@ export class ChatPanel implements vscode.Disposable {
       plan: this.plan,
       meterFor: (pepe) => this.turns.meterFor(pepe),
     };
-    const webview = panel.webview;
-    webview.options = {
-      enableScripts: true,
-      enableCommandUris: false,
-      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist'), vscode.Uri.joinPath(deps.extensionUri, 'media')],
-    };
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'pepe.svg');
-    webview.html = chatHtml(webview, deps.extensionUri);
-    this.subs.push(
-      webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      panel.onDidDispose(() => this.dispose()),
-      // Back to the chat from a diff editor, the terminal or another tab: typing goes to the input.
+    showChatIn(panel, deps.extensionUri);
+    this._register(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    this._register(panel.onDidDispose(() => this.dispose()));
+    // Back to the chat from a diff editor, the terminal or another tab: typing goes to the input.
+    this._register(
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.active) this.focusInput();
       }),
     );
-    if (deps.onDidChange) this.subs.push(deps.onDidChange(() => void this.sendAgents()));
+    if (deps.onDidChange) this._register(deps.onDidChange(() => void this.sendAgents()));
     this.loaded = this.load();
     this.updateTitle();
   }
@@ -164,12 +158,11 @@ export class ChatPanel implements vscode.Disposable {
     void this.postReset();
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.turns.dispose();
-    this.queue.dispose();
-    for (const s of this.subs.splice(0)) s.dispose();
+    // The listeners, the running turn (aborted) and the item queue, newest first.
+    super.dispose();
     this.owner.disposed(this);
     this.panel.dispose();
   }
@@ -269,13 +262,8 @@ export class ChatPanel implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(msg.text);
         return void this.post({ type: 'copied', ...(msg.requestId ? { requestId: msg.requestId } : {}) });
-      case 'set_api_key': {
-        // The name comes from a failure's text: only a key a configured model reads is offered.
-        const pepe = await this.deps.getPepe();
-        if (!keyEnvNames(pepe.config.models).includes(msg.name)) throw new Error(`no configured model reads an API key named ${msg.name}`);
-        await vscode.commands.executeCommand('pepe.apiKey.set', { name: msg.name });
-        return;
-      }
+      case 'set_api_key':
+        return setApiKeyFor(await this.deps.getPepe(), msg.name);
       case 'edit_model':
         return openConfigAt(await this.deps.getPepe(), 'models', msg.model);
       case 'edit_budget':
