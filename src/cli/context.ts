@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import type { CreatePepeOptions, Pepe } from '../core/pepe.js';
+import type { Pepe } from '../core/pepe.js';
+import type { CreatePepeOptions } from '../core/facade/create-options.js';
 
 /** Shared by every command: how to build the core for this invocation. */
 export interface CliContext {

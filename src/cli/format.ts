@@ -9,3 +9,30 @@ export function table(headers: string[], rows: (string | number | null)[][]): st
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+/** How a listing command ends: its JSON, the sentence for an empty list, the table. */
+export interface Listing<T> {
+  /** What `--json` prints (default: the list). */
+  json?: unknown;
+  /** How the JSON is written (default: json above; a listing of untrusted names passes inertJson). */
+  jsonText?: (value: unknown) => string;
+  empty: string;
+  table(items: readonly T[]): string;
+}
+
+/**
+ * The ending every listing shares: with `--json` the value as JSON, else the sentence for an
+ * empty list, else the table. True when the table was printed (notes under it may follow).
+ */
+export function printListing<T>(out: (text: string) => void, asJson: boolean | undefined, items: readonly T[], how: Listing<T>): boolean {
+  if (asJson) {
+    out((how.jsonText ?? json)(how.json ?? items));
+    return false;
+  }
+  if (!items.length) {
+    out(how.empty);
+    return false;
+  }
+  out(how.table(items));
+  return true;
+}

@@ -1,9 +1,8 @@
 import { Checkpoints } from './checkpoints/checkpoints.js';
 import { fileAttachment, type TurnAttachment } from './context-attachments.js';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Builtins, type SandboxSurface } from './slots/builtin/index.js';
-import { addAgent, addModel, addRoute, assertName, clearSlot, editAgent, linkSchema, removeAgent, removeRoute, setSlot, type AgentEdit, type SlotTarget } from './config/edits.js';
+import { Builtins } from './slots/builtin/index.js';
+import { addModel, addRoute, editAgent, linkSchema, removeAgent, removeRoute, type AgentEdit, type SlotTarget } from './config/edits.js';
 import { canonicalAgent, routeGraph, type RouteGraph } from './routing/route-graph.js';
 import type { AgentConfig, ModelConfig, PepeConfig } from './config/schema.js';
 import { ConfigStore, type ConfigSnapshot } from './config/store.js';
@@ -11,12 +10,11 @@ import type { SectionProblem } from './config/sections.js';
 import { runDoctor, type DoctorFinding } from './doctor.js';
 import { UsageError } from './errors.js';
 import { EventLog } from './log.js';
-import type { Message } from './messages.js';
 import { pepePaths, resolveHome, type PepePaths } from './paths.js';
 import { installPlugin, removePlugin } from './plugins/install.js';
 import { PluginRegistry, type InProcessPlugin, type PluginInfo } from './plugins/registry.js';
 import type { CreateProviderOptions } from './models/factory.js';
-import { PendingApprovals, widenEntries, type ApprovedCall, type Prompter } from './permissions/index.js';
+import { PendingApprovals, type ApprovedCall } from './permissions/index.js';
 import type { ToolOutcome } from './tools/tool.js';
 import type { RunTurnOptions, TurnResult } from './events.js';
 import { AgentRuntime } from './runtime/agent-runtime.js';
@@ -26,66 +24,29 @@ import { SavedOnDisk } from './permissions/saved-on-disk.js';
 import { switchNotice } from './runtime/turn-helpers.js';
 import { Heartbeat } from './runtime/heartbeat.js';
 import { SessionStore } from './runtime/session-store.js';
-import { estimateTokens, summariseWithModel } from './runtime/compaction.js';
+import { summariseWithModel } from './runtime/compaction.js';
 import { UsageLedger } from './runtime/usage.js';
 import { conversationFigures, type ConversationFigures } from './runtime/conversation-figures.js';
 import { scrubEnv, secretValues } from './secrets/scrub.js';
-import { candidatesFor } from './slots/availability.js';
-import { memoryReindex, memoryStatus, type MemoryReindexResult, type MemoryStatus } from './slots/memory-admin.js';
-import { DEFAULT_SANDBOX_TIMEOUT_MS } from './slots/builtin/sandbox.js';
-import { staticChain } from './slots/builtin/model-select.js';
+import type { MemoryReindexResult, MemoryStatus } from './slots/memory-admin.js';
 import { mcpFindings } from './mcp/doctor.js';
 import { McpManager } from './mcp/manager.js';
 import { WorkspaceText } from './interop/workspace-text.js';
-import { isSlotName, SLOT_NAMES, type SlotName } from './slots/names.js';
-import { namesBuiltin, projectOf, type ResolveTarget } from './slots/resolve.js';
-import { SandboxRefusedError, SlotService, type SlotAnswer, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
+import type { ResolveTarget } from './slots/resolve.js';
+import { SlotService, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
 import { allowListEnv } from './secrets/scrub.js';
 import { HookRunner } from './runtime/hook-runner.js';
 import { TrustStore } from './interop/trust-store.js';
 import { MCP_INPUT_PREFIX } from './interop/external-mcp.js';
-import { loadInterop, withOverlay, type Interop } from './interop/workspace-power.js';
+import type { Interop } from './interop/workspace-power.js';
 import { WorkspaceTrust } from './interop/trust-actions.js';
-import { agentFileText, agentNotLoaded, interopFindings, type AgentListRow } from './interop/report.js';
-
-export interface CreatePepeOptions {
-  /** PEPE_HOME; defaults to $PEPE_HOME, then ~/.pepe. */
-  home?: string;
-  env?: NodeJS.ProcessEnv;
-  /** Shows built-in sandbox commands as they run (VS Code terminal). */
-  sandboxSurface?: SandboxSurface;
-  /** Where plugins' console output goes (default: the log file). */
-  onPluginOutput?: (plugin: string, text: string) => void;
-  /** How the surface asks a person (CLI: TTY prompt; VS Code: modal). Absent: nobody to ask. */
-  prompter?: Prompter | null;
-  /** Default cwd for commands and root for relative file paths (default: process.cwd()). */
-  workspace?: string;
-  /** Extra model sources (vscode.lm), retry tuning, where mock scripts are found. */
-  providerOptions?: CreateProviderOptions;
-  /**
-   * Workspace Trust (spec 7): agent cores are code; when false they run with base_input /
-   * base_output only and the turn says why. Default true (the CLI runs what its user points at).
-   */
-  trusted?: boolean;
-  /** How write_file and edit_file write (VS Code: through its documents, for undo and dirty buffers). Default: straight to disk. */
-  writeFile?: import('./tools/tool.js').FileWriter;
-  /** The editor's errors and warnings after a file tool wrote (issue 25): VS Code sets it, the CLI does not. */
-  editorFeedback?: import('./tools/editor-feedback.js').EditorFeedback;
-  /** Leave every workspace-supplied file out (`--untrusted`): agent files, MCP entries and hooks of the workspace. */
-  untrusted?: boolean;
-  /** The user's VS Code `mcp.json` (the extension: its profile's; the CLI: the documented default). Absent: not read. */
-  vscodeUserMcp?: string | null;
-}
-
-export interface SlotTestInput {
-  agent?: string;
-  project?: string;
-  query?: string;
-  command?: string[];
-}
-
-/** What `pepe slot test` prints. A refused sandbox call has `refused` set and `result` null. */
-export type SlotTestResult = Omit<SlotAnswer<unknown>, 'result'> & { result: unknown; refused?: string };
+import { agentNotLoaded, interopFindings, type AgentListRow } from './interop/report.js';
+import type { CreatePepeOptions } from './facade/create-options.js';
+import { LayeredConfig } from './facade/layered-config.js';
+import { AgentCommands } from './facade/agent-commands.js';
+import { runWithHooks } from './facade/hooked-turn.js';
+import { approveNow } from './facade/approve-now.js';
+import { SlotCommands, type SlotTestInput, type SlotTestResult } from './facade/slot-commands.js';
 
 /**
  * The facade both hosts use (spec: one core, two surfaces). The CLI and the extension build one
@@ -120,90 +81,51 @@ export class Pepe {
   readonly liveGrants: LiveGrants;
   /** `pepe grants list | revoke | clear` and the Grants view. */
   readonly grants: GrantControls;
-  private snapshot: ConfigSnapshot = { exists: false, raw: {}, config: {}, unknown: [], setAside: [] };
+  /** `pepe slot …` and `pepe memory …` (facade/slot-commands.ts). */
+  private readonly slotCommands: SlotCommands;
+  /** Adding, listing and exporting agents (facade/agent-commands.ts). */
+  private readonly agentCommands: AgentCommands;
+  /** config.json with the files beside it that apply (facade/layered-config.ts). */
+  private readonly layered: LayeredConfig;
   private workspaceTrusted: boolean;
   private readonly untrusted: boolean;
-  private readonly vscodeUserMcp: string | null;
-  /** Files beside config.json: with the workspace's (when it may load) and the person's own only. */
-  private interopFull: Interop | null = null;
-  private interopPersonal: Interop | null = null;
 
   constructor(options: CreatePepeOptions = {}) {
     this.env = options.env ?? process.env;
     this.workspaceTrusted = options.trusted ?? true;
     this.untrusted = options.untrusted === true;
-    this.vscodeUserMcp = options.vscodeUserMcp ?? null;
     this.paths = pepePaths(resolveHome(options.home, this.env));
     this.store = new ConfigStore(this.paths.config);
     this.trust = new TrustStore(join(this.paths.home, 'trust.json'));
+    this.workspace = options.workspace ?? process.cwd();
+    this.layered = new LayeredConfig({ store: this.store, trust: this.trust, home: this.paths.home, workspace: this.workspace, vscodeUserMcp: options.vscodeUserMcp ?? null, untrusted: this.untrusted, filesAllowed: () => this.workspaceFilesAllowed });
     this.log = new EventLog(this.paths.logs, () => this.secrets());
-    this.registry = new PluginRegistry(this.paths.plugins, {
-      env: () => scrubEnv(this.env, this.config),
-      exposeEnv: () => this.config.secrets?.expose_env ?? [],
-      onOutput: options.onPluginOutput ?? ((plugin, text) => this.log.write({ kind: 'plugin_output', plugin, text })),
-    });
+    this.registry = new PluginRegistry(this.paths.plugins, { env: () => scrubEnv(this.env, this.config), exposeEnv: () => this.config.secrets?.expose_env ?? [], onOutput: options.onPluginOutput ?? ((plugin, text) => this.log.write({ kind: 'plugin_output', plugin, text })) });
     // Relative `mock:<script>` paths in config.json resolve against PEPE_HOME, where the file lives.
     const providerOptions: CreateProviderOptions = { baseDir: this.paths.home, ...options.providerOptions };
-    this.workspace = options.workspace ?? process.cwd();
     this.interop = new WorkspaceText(this.paths.home, this.workspace, () => this.workspaceTrusted);
     this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface, (messages, model, signal) =>
       summariseWithModel(messages, model, { config: this.config, env: this.env, providerOptions }, signal),
     );
     this.usage = new UsageLedger(this.paths.usage);
-    this.slots = new SlotService({
-      config: () => this.config,
-      registry: this.registry,
-      log: this.log,
-      builtins: this.builtins,
-      usageTiers: () => this.usageTiers(),
-      sandboxStatus: () => this.builtins.sandbox.status(),
-    });
+    this.slots = new SlotService({ config: () => this.config, registry: this.registry, log: this.log, builtins: this.builtins, usageTiers: () => this.usageTiers(), sandboxStatus: () => this.builtins.sandbox.status() });
     const secrets = () => this.secrets();
     this.sessions = new SessionStore(this.paths.sessions, secrets);
     this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool), secrets });
     this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, sources: () => this.workspaceItems()?.overlay.mcpSources ?? {}, awaiting: () => this.awaitingMcp(), trusted: () => this.workspaceTrusted, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
-    this.hooks = new HookRunner({
-      hooks: () => this.workspaceItems()?.hooks ?? [],
-      workspace: this.workspace,
-      pepeHome: this.paths.home,
-      env: () => allowListEnv(this.env, this.config),
-      secrets,
-      log: (message, detail) => this.log.write({ kind: 'info', message, ...detail }),
-    });
-    this.workspaceTrust = new WorkspaceTrust({ trust: this.trust, full: () => this.interopFull, reload: () => this.reload() });
+    this.hooks = new HookRunner({ hooks: () => this.workspaceItems()?.hooks ?? [], workspace: this.workspace, pepeHome: this.paths.home, env: () => allowListEnv(this.env, this.config), secrets, log: (message, detail) => this.log.write({ kind: 'info', message, ...detail }) });
+    this.workspaceTrust = new WorkspaceTrust({ trust: this.trust, full: () => this.layered.full(), reload: () => this.reload() });
     this.liveGrants = new LiveGrants(join(this.paths.home, 'grants'));
-    this.grants = new GrantControls({
-      store: this.store,
-      config: () => this.config,
-      agentSource: (agent) => this.workspaceItems()?.agents.find((a) => a.name === agent && a.status === 'loaded')?.source ?? null,
-      sessions: this.sessions,
-      live: this.liveGrants,
-      reload: () => this.reload(),
-    });
+    this.grants = new GrantControls({ store: this.store, config: () => this.config, agentSource: (agent) => this.workspaceItems()?.agents.find((a) => a.name === agent && a.status === 'loaded')?.source ?? null, sessions: this.sessions, live: this.liveGrants, reload: () => this.reload() });
     this.runtime = new AgentRuntime({
-      live: this.liveGrants,
-      saved: new SavedOnDisk(this.paths.config),
-      hooks: (turn) => this.hooks.forTurn(turn),
-      config: () => this.config,
-      env: this.env,
-      paths: this.paths,
-      slots: this.slots,
-      builtins: this.builtins,
-      log: this.log,
-      routes: { add: (from, to) => this.routeAdd(from, to), remove: (from, to) => this.routeRemove(from, to) },
-      allowAlways: (agent, tool) => this.allowAlways(agent, tool),
-      sessions: this.sessions,
-      usage: this.usage,
-      pending: this.pending,
-      prompter: options.prompter ?? null,
-      workspace: this.workspace,
-      providerOptions,
-      trusted: () => this.workspaceTrusted,
-      mcp: this.mcp,
-      ...(options.writeFile ? { writeFile: options.writeFile } : {}),
-      ...(options.editorFeedback ? { editorFeedback: options.editorFeedback } : {}),
+      live: this.liveGrants, saved: new SavedOnDisk(this.paths.config), hooks: (turn) => this.hooks.forTurn(turn),
+      config: () => this.config, env: this.env, paths: this.paths, slots: this.slots, builtins: this.builtins, log: this.log, routes: { add: (from, to) => this.routeAdd(from, to), remove: (from, to) => this.routeRemove(from, to) },
+      allowAlways: (agent, tool) => this.allowAlways(agent, tool), sessions: this.sessions, usage: this.usage, pending: this.pending, prompter: options.prompter ?? null, workspace: this.workspace,
+      providerOptions, trusted: () => this.workspaceTrusted, mcp: this.mcp, ...(options.writeFile ? { writeFile: options.writeFile } : {}), ...(options.editorFeedback ? { editorFeedback: options.editorFeedback } : {}),
     });
 
+    this.slotCommands = new SlotCommands({ config: () => this.config, slots: this.slots, registry: this.registry, builtins: this.builtins, env: this.env, workspace: this.workspace, edit: (mutate) => this.edit(mutate) });
+    this.agentCommands = new AgentCommands({ config: () => this.config, workspaceItems: () => this.workspaceItems(), registry: this.registry, paths: this.paths, slotName: (slot) => this.slotCommands.slotName(slot), edit: (mutate) => this.edit(mutate) });
     this.heartbeat = new Heartbeat({ config: () => this.config, slots: this.slots, run: (o) => this.run(o), sessions: this.sessions, agentsDir: this.paths.agents }, join(this.paths.home, 'heartbeat.json'));
   }
 
@@ -228,7 +150,7 @@ export class Pepe {
 
   /** Agent files, other tools' MCP entries and hooks as they apply now. */
   workspaceItems(): Interop | null {
-    return this.workspaceFilesAllowed ? this.interopFull : this.interopPersonal;
+    return this.layered.items();
   }
 
   /** `${input:…}` secrets of MCP entries, by variable (the editor keeps them in its secret storage). */
@@ -255,34 +177,17 @@ export class Pepe {
       if (file) return Promise.reject(new UsageError(agentNotLoaded(file, this.workspaceItems()!)));
     }
     if (!this.hooks.has('UserPromptSubmit') && !this.hooks.has('SessionStart') && !this.hooks.has('Stop')) return this.runtime.runTurn(opts);
-    return this.runWithHooks(opts);
+    return runWithHooks(this.hooks, (o) => this.runtime.runTurn(o), opts);
   }
 
-  /** A person's turn with the prompt and session hooks around it (they can block the prompt or add context, never allow anything). */
-  private async runWithHooks(opts: RunTurnOptions): Promise<TurnResult> {
-    const common = { agent: opts.agent, session_id: opts.sessionId ?? null };
-    const context: string[] = [];
-    if (!opts.sessionId) context.push(...(await this.hooks.promptEvent('SessionStart', { ...common, source: 'startup' }, opts.signal)).context);
-    const prompt = await this.hooks.promptEvent('UserPromptSubmit', { ...common, prompt: opts.text }, opts.signal);
-    if (prompt.blocked) throw new UsageError(`the prompt was blocked by a hook: ${prompt.blocked}`);
-    context.push(...prompt.context);
-    const text = context.length ? `${opts.text}\n\n[hook context]\n${context.join('\n')}` : opts.text;
-    const result = await this.runtime.runTurn({ ...opts, text });
-    await this.hooks.notify('Stop', { agent: opts.agent, session_id: result.sessionId, status: result.status });
-    return result;
-  }
 
   /** config.json with the agents and MCP servers of files that apply (config.json wins a name). */
   get config(): PepeConfig {
-    const interop = this.workspaceItems();
-    if (this.merged?.base !== this.snapshot.config || this.merged.interop !== interop) this.merged = { base: this.snapshot.config, interop, config: withOverlay(this.snapshot.config, interop) };
-    return this.merged.config;
+    return this.layered.config;
   }
 
-  private merged: { base: PepeConfig; interop: Interop | null; config: PepeConfig } | null = null;
-
   get configSnapshot(): ConfigSnapshot {
-    return this.snapshot;
+    return this.layered.current;
   }
 
   /**
@@ -290,16 +195,12 @@ export class Pepe {
    * rest applies): for a host to show with their fixes. Empty when the file is clean.
    */
   configSetAside(): SectionProblem[] {
-    return this.snapshot.setAside;
+    return this.layered.current.setAside;
   }
 
   /** Re-reads config.json; throws ConfigError (and keeps the previous snapshot) when it is broken. */
-  async reload(): Promise<ConfigSnapshot> {
-    this.snapshot = await this.store.read();
-    const common = { home: this.paths.home, vscodeUserMcp: this.vscodeUserMcp, config: this.snapshot.config, trust: this.trust };
-    this.interopPersonal = await loadInterop({ ...common, workspace: null });
-    this.interopFull = this.untrusted ? this.interopPersonal : await loadInterop({ ...common, workspace: this.workspace });
-    return this.snapshot;
+  reload(): Promise<ConfigSnapshot> {
+    return this.layered.reload();
   }
 
   private async edit<T>(mutate: (raw: Record<string, unknown>, current: PepeConfig) => T): Promise<T> {
@@ -333,81 +234,25 @@ export class Pepe {
   // ---- slots ----
 
   slotList(target: ResolveTarget = {}): Promise<SlotStatus[]> {
-    this.assertTarget(target);
-    return this.slots.status(target);
+    return this.slotCommands.slotList(target);
   }
 
   /** Every slot with its project and agent overrides, each resolved for its scope (one query for a host's tree). */
   slotOverview(): Promise<SlotOverview[]> {
-    return this.slots.overview();
+    return this.slotCommands.slotOverview();
   }
 
-  async slotSet(slot: string, plugin: string, target: SlotTarget = {}): Promise<void> {
-    const name = this.slotName(slot);
-    this.assertTarget(target);
-    const plugins = await this.registry.list();
-    const { eligible } = candidatesFor(name, plugins);
-    // "default" pins the built-in at this scope (install-wide, the same as clearing the slot).
-    if (!namesBuiltin(plugin) && !eligible.some((p) => p.name === plugin)) {
-      const installed = plugins.find((p) => p.name === plugin && !p.error);
-      const why = installed ? `plugin "${plugin}" claims slot "${installed.slot}", not "${name}"` : `no installed plugin is named "${plugin}"`;
-      const offer = eligible.length ? `plugins that claim ${name}: ${eligible.map((p) => p.name).join(', ')}` : `no installed plugin claims ${name}; install one with pepe plugin install PATH`;
-      throw new UsageError(`${why}; ${offer}`);
-    }
-    await this.edit((raw) => setSlot(raw, name, plugin, target));
-    this.slots.clearRecord(name, 'set');
+  slotSet(slot: string, plugin: string, target: SlotTarget = {}): Promise<void> {
+    return this.slotCommands.slotSet(slot, plugin, target);
   }
 
-  async slotClear(slot: string, target: SlotTarget = {}): Promise<string | null> {
-    const name = this.slotName(slot);
-    this.assertTarget(target);
-    const previous = await this.edit((raw) => clearSlot(raw, name, target));
-    this.slots.clearRecord(name, 'clear');
-    return previous;
+  slotClear(slot: string, target: SlotTarget = {}): Promise<string | null> {
+    return this.slotCommands.slotClear(slot, target);
   }
 
   /** Calls a slot exactly as the runtime will (resolution + guard) and reports who answered. */
-  async slotTest(slot: string, input: SlotTestInput = {}): Promise<SlotTestResult> {
-    const name = this.slotName(slot);
-    this.assertTarget(input);
-    const agent = input.agent ?? null;
-    const agentConfig = agent ? this.config.agents?.[agent] ?? {} : {};
-    const needQuery = () => {
-      if (!input.query) throw new UsageError(`slot test ${name} needs --query TEXT`);
-      return input.query;
-    };
-    switch (name) {
-      case 'memory':
-        return this.slots.memorySearch(agent ?? 'default', needQuery(), { limit: 20 });
-      case 'web_search':
-        return this.slots.webSearch(agent, needQuery(), { limit: 10 });
-      case 'sandbox': {
-        const [program, ...argv] = input.command ?? [];
-        if (!program) throw new UsageError('slot test sandbox needs a command after --, e.g. pepe slot test sandbox -- env');
-        // Exactly as a turn runs a command: in the workspace, with the same environment and limits.
-        const opts = { cwd: this.workspace, workspace: this.workspace, env: scrubEnv(this.env, this.config), timeoutMs: this.config.sandbox?.timeout_ms ?? DEFAULT_SANDBOX_TIMEOUT_MS };
-        try {
-          return await this.slots.sandboxRun(agent, program, argv, opts);
-        } catch (e) {
-          if (!(e instanceof SandboxRefusedError)) throw e;
-          return { slot: name, occupant: e.occupant, answeredBy: 'none (refused)', fallback: e.fallback, durationMs: e.durationMs, result: null, refused: e.message };
-        }
-      }
-      case 'model_select':
-        return this.slots.modelChain(agent ?? 'default', agentConfig);
-      case 'heartbeat_interval':
-        return this.slots.heartbeatAllowed(agent, projectOf(this.config, input));
-      case 'compaction': {
-        // The built-in summarises the way a turn does, with the agent's first model. The sample
-        // conversation is said to fill that model's window, so a turn would condense it now.
-        const messages = sampleConversation();
-        const first = staticChain(this.config, agent ? this.config.agents?.[agent] : undefined)[0] ?? { id: 'mock', provider: 'mock', model: 'mock' };
-        const model = { ...first, context_window: estimateTokens(messages) };
-        return this.slots.compact(agent, { messages, model, agentConfig: agent ? agentConfig : null, sessionKey: null });
-      }
-      case 'harness':
-        throw new UsageError('the harness answers whole turns, not single calls: test it with pepe run AGENT "hello"');
-    }
+  slotTest(slot: string, input: SlotTestInput = {}): Promise<SlotTestResult> {
+    return this.slotCommands.slotTest(slot, input);
   }
 
   /** Tier per project for model_select / heartbeat occupants (spec 4.6). */
@@ -442,36 +287,13 @@ export class Pepe {
 
   // ---- agents ----
 
-  async agentAdd(name: string, agent: AgentConfig): Promise<void> {
-    // A name is checked before anything is created: "../x" or "a/b" must not make a folder first.
-    assertName('agent', name);
-    for (const [slot, plugin] of Object.entries(agent.slots ?? {})) {
-      const { eligible } = candidatesFor(this.slotName(slot), await this.registry.list());
-      if (!namesBuiltin(plugin) && !eligible.some((p) => p.name === plugin)) {
-        throw new UsageError(`--slots ${slot}:${plugin}: no installed plugin named "${plugin}" claims ${slot}${eligible.length ? ` (these do: ${eligible.map((p) => p.name).join(', ')})` : ''}`);
-      }
-    }
-    await this.edit((raw) => addAgent(raw, name, agent));
-    mkdirSync(join(this.paths.agents, name), { recursive: true });
+  agentAdd(name: string, agent: AgentConfig): Promise<void> {
+    return this.agentCommands.agentAdd(name, agent);
   }
 
   /** Spec 5.2 "Always": the tool joins the agent's persisted `auto_approve`. */
   allowAlways(agent: string, tool: string): Promise<void> {
-    return this.edit((raw) => {
-      const agents = raw.agents as Record<string, Record<string, unknown>> | undefined;
-      const cfg = agents?.[agent];
-      if (!cfg) {
-        const file = this.workspaceItems()?.agents.find((a) => a.name === agent && a.status === 'loaded');
-        // An agent file is not rewritten (a workspace's least of all): "Always" lives in config.json only.
-        if (file) throw new UsageError(`"Always" is kept only for agents in config.json; ${agent} comes from ${file.source}: add auto_approve to your own copy of it, or answer "Allow" for now`);
-        throw new UsageError(`unknown agent "${agent}"`);
-      }
-      const current = cfg.auto_approve;
-      if (current === '*') return;
-      const list = Array.isArray(current) ? (current as string[]) : [];
-      // A scoped entry widens the tool's existing one (bash:network, then bash:write → bash:network+write).
-      cfg.auto_approve = widenEntries(list, tool);
-    });
+    return this.agentCommands.allowAlways(agent, tool);
   }
 
   /** Spec 6.1: allow `from → to` (directed). Returns false when the route already existed. */
@@ -505,87 +327,45 @@ export class Pepe {
 
   /** Every agent: config.json's, then the files' (those that do not load too, with why). */
   agentList(): AgentListRow[] {
-    const agents = this.config.agents ?? {};
-    const sources = this.workspaceItems()?.agents ?? Object.keys(agents).map((name) => ({ name, source: 'config.json', origin: 'config' as const, status: 'loaded' as const, description: null }));
-    return sources.map((s) => {
-      const a = s.status === 'loaded' ? agents[s.name] : undefined;
-      return {
-        name: s.name,
-        model: a ? a.model ?? a.model_chain?.join(' → ') ?? null : null,
-        project: a?.project ?? null,
-        tools: a?.tools ?? null,
-        canMessage: a?.can_message ?? [],
-        source: s.source,
-        status: s.status,
-        description: s.description,
-      };
-    });
+    return this.agentCommands.agentList();
   }
 
   /** Problems of agent files, other tools' MCP entries and hooks (FILE:LINE where known). */
   interopProblems(): string[] {
-    return this.workspaceItems()?.problems ?? [];
+    return this.agentCommands.interopProblems();
   }
 
   /** One agent as a Markdown agent file (front matter and the system prompt as its body). */
   agentExport(name: string): string {
-    const agent = this.config.agents?.[name];
-    if (!agent) throw new UsageError(`unknown agent "${name}"; see pepe agent list`);
-    return agentFileText(name, agent, this.workspaceItems()?.agents.find((a) => a.name === name && a.status === 'loaded')?.description);
+    return this.agentCommands.agentExport(name);
   }
 
   // ---- memory ----
 
   /** Who answers each agent's memory searches (or one agent's), what it can do, its index. */
-  async memoryStatus(agent?: string): Promise<MemoryStatus[]> {
-    const deps = { slots: this.slots, builtins: this.builtins, registry: this.registry };
-    return Promise.all(this.memoryAgents(agent).map((a) => memoryStatus(deps, a)));
+  memoryStatus(agent?: string): Promise<MemoryStatus[]> {
+    return this.slotCommands.memoryStatus(agent);
   }
 
   /** Rebuilds each agent's memory index (or one agent's) through its occupant. */
-  async memoryReindex(agent?: string): Promise<MemoryReindexResult[]> {
-    const deps = { slots: this.slots, builtins: this.builtins, registry: this.registry };
-    const out: MemoryReindexResult[] = [];
-    for (const a of this.memoryAgents(agent)) out.push(await memoryReindex(deps, a));
-    return out;
-  }
-
-  private memoryAgents(agent?: string): string[] {
-    if (agent) {
-      this.assertTarget({ agent });
-      return [agent];
-    }
-    return Object.keys(this.config.agents ?? {});
+  memoryReindex(agent?: string): Promise<MemoryReindexResult[]> {
+    return this.slotCommands.memoryReindex(agent);
   }
 
   // ---- approvals ----
 
   /**
-   * Approves a parked call and runs it now (spec 5.4), in its session and directory, through the
-   * same replay path as a follow-up; the session's next turn still tells the model. A call whose
-   * agent or session no longer exists is refused and stays pending. `always` also adds the tool,
-   * scoped to the risks shown, to the agent's auto_approve.
+   * Approves a parked call and runs it now (spec 5.4; facade/approve-now.ts): refused, and left
+   * pending, when its agent or session no longer exists.
    */
-  async approveNow(id: string, opts: { always?: boolean } = {}): Promise<ToolOutcome & { ran: boolean; call: ApprovedCall }> {
-    await this.reload();
-    const parked = await this.pending.get(id);
-    if (parked.status === 'pending') {
-      if (!this.config.agents?.[parked.agent]) throw new UsageError(`cannot approve ${parked.id}: agent ${parked.agent} no longer exists, so there is nobody to run it for; it stays pending (deny it with: pepe approvals deny ${parked.id})`);
-      if (!parked.sessionId || !this.sessions.exists(parked.agent, parked.sessionId)) {
-        throw new UsageError(`cannot approve ${parked.id}: its session${parked.sessionId ? ` ${parked.sessionId}` : ''} of ${parked.agent} no longer exists; it stays pending (deny it with: pepe approvals deny ${parked.id})`);
-      }
-    }
-    const approved = await this.pending.approve(parked.id, opts);
-    // Taken under the approval's lock: if a turn of that session took it first, that turn runs it.
-    const call = await this.pending.takeApprovedById(approved.id);
-    if (!call) return { content: `approved; ${approved.agent}'s current turn of that session took it and runs it`, isError: false, ran: false, call: approved };
-    return { ...(await this.runtime.runApprovedNow(call)), call };
+  approveNow(id: string, opts: { always?: boolean } = {}): Promise<ToolOutcome & { ran: boolean; call: ApprovedCall }> {
+    return approveNow({ reload: () => this.reload(), config: () => this.config, pending: this.pending, sessions: this.sessions, runtime: this.runtime }, id, opts);
   }
 
   // ---- health ----
 
   async doctor(): Promise<DoctorFinding[]> {
-    return [...(await runDoctor(this.snapshot, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp)), ...(await this.interop.findings()), ...interopFindings(this.workspaceItems())];
+    return [...(await runDoctor(this.layered.current, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp)), ...(await this.interop.findings()), ...interopFindings(this.workspaceItems())];
   }
 
   /** The workspace's checkpoints (a shadow repository outside the project): for hosts' restore and compare. */
@@ -605,27 +385,10 @@ export class Pepe {
     this.liveGrants.dispose();
     this.builtins.sandbox.dispose();
   }
-
-  private slotName(slot: string): SlotName {
-    if (!isSlotName(slot)) throw new UsageError(`unknown slot "${slot}"; the slots are: ${SLOT_NAMES.join(', ')}`);
-    return slot;
-  }
-
-  private assertTarget(target: { agent?: string | null; project?: string | null }): void {
-    if (target.agent && !this.config.agents?.[target.agent]) throw new UsageError(`unknown agent "${target.agent}"; see pepe agent list`);
-  }
 }
 
 export async function createPepe(options: CreatePepeOptions = {}): Promise<Pepe> {
   const pepe = new Pepe(options);
   await pepe.reload();
   return pepe;
-}
-
-function sampleConversation(): Message[] {
-  const messages: Message[] = [{ role: 'system', content: 'You are a test agent.' }];
-  for (let i = 1; i <= 15; i++) {
-    messages.push({ role: 'user', content: `question ${i}` }, { role: 'assistant', content: `answer ${i}` });
-  }
-  return messages;
 }

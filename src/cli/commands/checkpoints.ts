@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
-import { json, table } from '../format.js';
+import { json, printListing, table } from '../format.js';
 import { visibleLine } from '../../core/display.js';
 import { skippedText } from '../../core/checkpoints/skipped.js';
 import { checkpointLabel } from '../../core/checkpoints/checkpoint-label.js';
@@ -30,14 +30,15 @@ export function registerCheckpointCommands(program: Command, ctx: CliContext): v
     .action(async (opts: { limit: string; json?: boolean }) => {
       const cp = await open();
       const list = await cp.list(Math.max(1, Number.parseInt(opts.limit, 10) || 20));
-      if (opts.json) return ctx.out(json(list));
-      if (!list.length) return ctx.out(`no checkpoints for ${cp.workspace}`);
-      ctx.out(
-        table(
-          ['CHECKPOINT', 'WHEN', 'WHY', 'AGENT', 'SESSION', 'TURN'],
-          list.map((c) => [c.id.slice(0, 12), c.createdAt.replace('T', ' ').slice(0, 19), checkpointLabel(c), c.agent ?? '', c.sessionId ?? '', c.turnId ?? '']),
-        ),
-      );
+      const shown = printListing((text) => ctx.out(text), opts.json, list, {
+        empty: `no checkpoints for ${cp.workspace}`,
+        table: (items) =>
+          table(
+            ['CHECKPOINT', 'WHEN', 'WHY', 'AGENT', 'SESSION', 'TURN'],
+            items.map((c) => [c.id.slice(0, 12), c.createdAt.replace('T', ' ').slice(0, 19), checkpointLabel(c), c.agent ?? '', c.sessionId ?? '', c.turnId ?? '']),
+          ),
+      });
+      if (!shown) return;
       // Nested repositories are left out of checkpoints (git would obey their configuration).
       const skipped = [...new Set(list.flatMap((c) => c.skipped ?? []))];
       if (skipped.length) ctx.out(visibleLine(`note: checkpoints ${skippedText(skipped)}; their files are not saved or restored`));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { GrantEntry } from '../../core/grant-controls.js';
 import { UsageError } from '../../core/errors.js';
 import { inertJson, visibleLine } from '../../core/display.js';
-import { json, table } from '../format.js';
+import { json, printListing, table } from '../format.js';
 import type { CliContext } from '../context.js';
 
 const KIND_WORDS: Record<GrantEntry['kind'], string> = {
@@ -29,9 +29,11 @@ export function registerGrantCommands(program: Command, ctx: CliContext): void {
     .action(async (opts: { agent?: string; json?: boolean }) => {
       const pepe = await ctx.pepe();
       const list = await pepe.grants.list(opts.agent !== undefined ? { agent: opts.agent } : {});
-      if (opts.json) return ctx.out(inertJson(json(list)));
-      if (!list.length) return ctx.out(opts.agent === undefined ? 'nothing lets a call run without asking' : `nothing lets a call of ${visibleLine(opts.agent)} run without asking`);
-      ctx.out(listTable(list));
+      printListing((text) => ctx.out(text), opts.json, list, {
+        jsonText: (value) => inertJson(json(value)),
+        empty: opts.agent === undefined ? 'nothing lets a call run without asking' : `nothing lets a call of ${visibleLine(opts.agent)} run without asking`,
+        table: listTable,
+      });
     });
 
   grants

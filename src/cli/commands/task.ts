@@ -7,7 +7,7 @@ import type { Pepe } from '../../core/pepe.js';
 import type { CommitIdentity, TaskRecord, TaskService, TaskView } from '../../core/tasks/index.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
-import { json, table } from '../format.js';
+import { json, printListing, table } from '../format.js';
 
 /**
  * `pepe task start|list|show|diff|commit|merge|discard|stop` (issue 28): background tasks, each an
@@ -87,9 +87,10 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
       const list = (await service()).views();
-      if (opts.json) return ctx.out(json(list));
-      if (!list.length) return ctx.out('no tasks (pepe task start AGENT "text" starts one)');
-      ctx.out(table(['ID', 'AGENT', 'STATUS', 'BRANCH', 'FOLDER', 'ELAPSED', 'COST'], list.map((t) => [t.id, visibleLine(t.agent), statusWord(t), t.branch, t.worktree, elapsed(t.elapsedMs), usd(t.costUsd)])));
+      printListing((text) => ctx.out(text), opts.json, list, {
+        empty: 'no tasks (pepe task start AGENT "text" starts one)',
+        table: (items) => table(['ID', 'AGENT', 'STATUS', 'BRANCH', 'FOLDER', 'ELAPSED', 'COST'], items.map((t) => [t.id, visibleLine(t.agent), statusWord(t), t.branch, t.worktree, elapsed(t.elapsedMs), usd(t.costUsd)])),
+      });
     });
 
   task

@@ -1,143 +1,43 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Builtins } from '../slots/builtin/index.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { composePrompt, inputMessages, modelHistory, outputMessages, runBootstrap, runInput, runOutput, RUNTIME_RECORD_FIELD, type Sdk, type ToolSelection } from '../cores/index.js';
 import { errorMessage, UsageError } from '../errors.js';
-import type { EventSink, RunTurnOptions, TurnResult, TurnStatus } from '../events.js';
-import type { EventLog } from '../log.js';
+import type { EventSink, RunTurnOptions, TurnStatus } from '../events.js';
 import type { Message } from '../messages.js';
-import type { CreateProviderOptions } from '../models/factory.js';
-import type { PepePaths } from '../paths.js';
-import { barrierLiveGrants, type LiveGrants } from '../permissions/live-grants.js';
-import type { SavedOnDisk } from '../permissions/saved-on-disk.js';
-import { defaultCatastropheContext, markOutsideContent, SessionGrants, newRunState, PermissionBarrier, PLAN_MODE_SYSTEM_TEXT, type ApprovedCall, type PendingApprovals, type Prompter, type RunPermissionState } from '../permissions/index.js';
+import { markOutsideContent, newRunState, PLAN_MODE_SYSTEM_TEXT, type ApprovedCall } from '../permissions/index.js';
 import { canMessage } from '../routing/route-graph.js';
 import { routingFor } from '../routing/router.js';
 import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';
 import { modelRef, staticChain } from '../slots/builtin/model-select.js';
 import type { ModelRef } from '../slots/contracts.js';
-import type { SlotService } from '../slots/slot-service.js';
 import { turnCheckpointer } from '../checkpoints/turn-checkpoint.js';
 import { withAttachments } from '../context-attachments.js';
 import { parseImages, type ImagePart } from '../images.js';
 import { withImagesOnLastUser } from './image-gate.js';
 import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
-import type { McpManager } from '../mcp/manager.js';
 import { readSkill } from '../interop/skills.js';
-import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions, type TurnInterop } from './turn-interop.js';
-import { logRecord, toTurnEvent } from './barrier-events.js';
+import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions } from './turn-interop.js';
 import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';
-import { carriedFrom, followUpMessage, RAN_SCOPE_PREFIX, toldRan, type FollowUpItem } from './follow-up.js';
+import { carriedFrom, followUpMessage, RAN_SCOPE_PREFIX, toldRan } from './follow-up.js';
 import { invokeTool, type InvokeEnv, type ToolCallRequest } from './invoke-tool.js';
 import { ConversationTaintKeeper } from './conversation-taint.js';
-import { LruMap } from './lru-map.js';
 import { TurnEventRedactor } from '../secrets/redact-events.js';
 import { secretValues } from '../secrets/scrub.js';
-import { onePromptAtATime } from './one-prompt.js';
-import { promptTimeout, switchNotice } from './turn-helpers.js';
-import type { LoadedSession, SessionStore } from './session-store.js';
+import { switchNotice } from './turn-helpers.js';
 import { runBuiltinLoop } from './turn-loop.js';
-import type { UsageLedger } from './usage.js';
 import { budgetsFor } from './budget.js';
 import { sessionTitle } from '../session-title.js';
+import type { PreparedTurn, Replay, TurnOutcome } from './prepared-turn.js';
+import type { RuntimeDeps, RuntimeTurnResult } from './runtime-deps.js';
+import { SessionBarriers } from './session-barriers.js';
 
 export type { RunTurnOptions } from '../events.js';
 type JsonValue = Sdk.JsonValue;
 
-/**
- * What the runtime needs, and nothing more: it never reaches back into the facade (issue 11).
- * The facade (pepe.ts) wires these from its own parts.
- */
-export interface RuntimeDeps {
-  /** The configuration now; a running turn keeps the one it started with (spec 2). */
-  config: () => PepeConfig;
-  env: NodeJS.ProcessEnv;
-  paths: PepePaths;
-  slots: SlotService;
-  builtins: Builtins;
-  /** Where barrier decisions are recorded. */
-  log: Pick<EventLog, 'write'>;
-  /** Route edits made by set_route (through the config store). */
-  routes: { add(from: string, to: string): Promise<boolean>; remove(from: string, to: string): Promise<boolean> };
-  /** Spec 5.2 "Always": the tool joins the agent's persisted auto_approve. */
-  allowAlways: (agent: string, tool: string) => Promise<void>;
-  sessions: SessionStore;
-  usage: UsageLedger;
-  pending: PendingApprovals;
-  prompter: Prompter | null;
-  workspace: string;
-  tools?: ToolRegistry;
-  /** MCP servers' tools, per agent (its `mcp` selection); started on first use, kept across turns. */
-  mcp?: Pick<McpManager, 'toolsFor' | 'preApproved' | 'dispose'>;
-  providerOptions?: CreateProviderOptions;
-  /** Workspace Trust (spec 7): when false, agent cores run only base_input/base_output. */
-  trusted: () => boolean;
-  /** The surface's way to write files (VS Code documents); absent: the file tools write to disk. */
-  writeFile?: import('../tools/tool.js').FileWriter;
-  /** VS Code's diagnostics after a file tool wrote (issue 25); absent in the CLI. */
-  editorFeedback?: import('../tools/editor-feedback.js').EditorFeedback;
-  /** What this process holds in memory that lets calls run unasked, published and revocable (issue 25). */
-  live?: LiveGrants;
-  /** config.json's saved approvals as on disk now: an entry revoked meanwhile is not used (issue 25). */
-  saved?: SavedOnDisk;
-  /** Hooks around each tool call of a turn (issue 24); absent or undefined: none. */
-  hooks?: (turn: { agent: string; sessionId: string }) => import('./invoke-tool.js').ToolHooks | undefined;
-}
-
-export type RuntimeTurnResult = TurnResult & { coreResult?: JsonValue | null };
-
-/** Runs a parked call a person approved, as approved (the tool invoker's replay path). */
-type Replay = (parked: ApprovedCall) => Promise<ToolOutcome & { ran: boolean }>;
-
-/** Everything `prepare` settles before the turn's work starts. */
-interface PreparedTurn {
-  opts: RunTurnOptions;
-  config: PepeConfig;
-  agentConfig: AgentConfig;
-  chain: string[];
-  signal: AbortSignal;
-  emit: EventSink;
-  turnId: string;
-  sessionId: string;
-  session: LoadedSession;
-  persist: (m: Message) => void;
-  personPresent: boolean;
-  run: RunPermissionState;
-  /** Writes the run's taint into its session as it changes (the conversation keeps it). */
-  taint: ConversationTaintKeeper;
-  barrier: PermissionBarrier;
-  tools: Tool<any>[];
-  toolContext: ToolContext;
-  invokeEnv: InvokeEnv;
-  switchTo: () => string | undefined;
-  /** The user's text, after the results of parked calls resolved since the last turn. */
-  rawText: string;
-  /** Pictures sent with it, checked (images.ts). */
-  images: ImagePart[];
-  followUp: FollowUpItem[] | null;
-  /** Told to the person once the turn starts (an MCP server that could not start: the turn goes on without it). */
-  notices: string[];
-  /** The project's instruction files and the skills this turn may load (issue 24). */
-  interop: TurnInterop;
-}
-
-interface TurnOutcome {
-  content: string;
-  status: TurnStatus;
-  error?: string;
-  messages: Message[];
-  coreResult: JsonValue | null;
-}
-
 const DEFAULT_MAX_STEPS = 50;
-/**
- * Barriers kept for recent sessions (their "allow for this session" grants). A session evicted
- * after this many others were used asks again: it fails closed, never open.
- */
-export const MAX_SESSION_BARRIERS = 64;
 
 /** Spec 7 child agents: 'none' hides every tool; a list narrows the child's configured tools. */
 function narrowTools(tools: Tool<any>[], selection: ToolSelection): Tool<any>[] {
@@ -168,14 +68,7 @@ export class AgentRuntime {
     onOutput: (text) => this.deps.log.write({ kind: 'plugin_output', plugin: 'agent-core', text }),
   }));
   /** One barrier per session: it holds the session's "allow for this session" grants. */
-  private readonly barriers = new LruMap<string, { barrier: PermissionBarrier; sink: { emit: EventSink } }>(MAX_SESSION_BARRIERS);
-
-  /** The surface's prompter, one question at a time across concurrent calls and sessions. */
-  private get serialPrompter(): Prompter {
-    this.oneAtATime ??= onePromptAtATime(this.deps.prompter!);
-    return this.oneAtATime;
-  }
-  private oneAtATime: Prompter | null = null;
+  private readonly barriers: SessionBarriers;
 
   /** Ends what the runtime started that outlives a turn (agent-core module processes). */
   dispose(): void {
@@ -185,6 +78,7 @@ export class AgentRuntime {
 
   constructor(private readonly deps: RuntimeDeps) {
     this.tools = deps.tools ?? new ToolRegistry([...BUILTIN_TOOLS, ...ROUTING_TOOLS]);
+    this.barriers = new SessionBarriers(deps);
   }
 
   async runTurn(opts: RunTurnOptions): Promise<RuntimeTurnResult> {
@@ -276,7 +170,7 @@ export class AgentRuntime {
     taint.save();
     // Plan mode (spec 10): the person's choice for this turn, else the agent's default; a caller's is inherited.
     if (opts.callerRun?.planMode || (opts.planMode ?? agentConfig.plan_mode === true)) run.planMode = true;
-    const barrier = this.barrierFor(opts.agent, id, personPresent, emit);
+    const barrier = this.barriers.for(opts.agent, id, personPresent, emit);
     const routing = routingFor(
       { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
       { agent: opts.agent, chain, signal, emit, personPresent, permissions: run },
@@ -495,37 +389,5 @@ export class AgentRuntime {
     const { opts, agentConfig, config, emit, chain } = turn;
     // The built-in reads the configuration this turn started with.
     return (await this.deps.slots.modelChain(opts.agent, agentConfig, { emit, path: chain }, async () => staticChain(config, agentConfig))).result;
-  }
-
-  private barrierFor(agent: string, sessionId: string, personPresent: boolean, emit: EventSink): PermissionBarrier {
-    const key = `${sessionId}\u0000${personPresent}`;
-    let entry = this.barriers.get(key);
-    if (!entry) {
-      const sink = { emit };
-      const grants = new SessionGrants();
-      const { live, saved } = this.deps;
-      live?.adopt(key, agent, sessionId, grants);
-      const barrier = new PermissionBarrier({
-        grants,
-        ...(live || saved ? { live: barrierLiveGrants(live, saved)! } : {}),
-        prompter: personPresent && this.deps.prompter ? this.serialPrompter : null,
-        // Unanswered this long, a prompt is neither consent nor refusal: the call is parked.
-        ...promptTimeout(this.deps.config()),
-        pending: this.deps.pending,
-        sessionId,
-        persistAlwaysAllow: (agent, tool) => this.deps.allowAlways(agent, tool),
-        // Commands that write into this Pepe's home are refused whatever was approved (issue 13).
-        catastrophes: { ...defaultCatastropheContext(this.deps.env), pepeHome: this.deps.paths.home },
-        onEvent: (e) => {
-          sink.emit(toTurnEvent(e));
-          this.deps.log.write(logRecord(e));
-        },
-      });
-      entry = { barrier, sink };
-      this.barriers.set(key, entry);
-    }
-    // The same session's next turn streams to its own surface callback.
-    entry.sink.emit = emit;
-    return entry.barrier;
   }
 }

@@ -2,70 +2,25 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseChatInput } from '../../core/chat-command.js';
 import { errorMessage } from '../../core/errors.js';
-import type { Pepe } from '../../core/pepe.js';
-import type { TurnEvent, TurnResult } from '../../core/events.js';
-import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type Usage, type WebviewMessage } from '../../protocol/messages.js';
-import { projectFor } from '../project.js';
-import { chatHtml } from './html.js';
-import { configNotice, type ConfigState } from './config-notice.js';
-import { historyItems, sessionTitle } from './history-items.js';
+import type { TurnResult } from '../../core/events.js';
+import { parseWebviewMessage, type ChatItem, type HostMessage, type PanelState, type WebviewMessage } from '../../protocol/messages.js';
+import { showChatIn } from './html.js';
+import { openingConversation } from './panel-opening.js';
 import { PanelSessions } from './panel-sessions.js';
-import { keyEnvNames } from '../host/api-keys.js';
-import { modelChoices } from './model-choices.js';
 import { ItemQueue } from './item-queue.js';
-import { inertEvent } from './inert-items.js';
-import { UsageMeter } from './usage-meter.js';
-import { isRestrictedRefusal } from '../../core/permissions/restricted.js';
-import { offerToTrust } from '../host/workspace-trust.js';
 import type { TurnAttachment } from '../../core/context-attachments.js';
 import { PanelAttachments } from './attachment-store.js';
 import type { ImagePart } from '../../core/images.js';
-import type { ChatCore } from './chat-core.js';
 import { handleContextMessage } from './panel-context.js';
-import { changesOfTurn } from './turn-changes.js';
-import { expansionOutcome, helpItem, slashCommands } from './panel-prompts.js';
+import { helpItem, slashCommands } from './panel-prompts.js';
 import { PanelTaint } from './panel-taint.js';
 import { PanelPlan } from './panel-plan.js';
 import { planHandover } from '../../core/permissions/plan-mode.js';
-import { openConfigAt } from './failure-fixes.js';
-import { agentIntro } from '../../core/agent-intro.js';
-
-/** What the chat says in an untrusted folder (the tool refusals themselves come from the core). */
-export const RESTRICTED_MODE_NOTICE =
-  'This folder is in Restricted Mode: agents can read, list and search here, but they do not run commands or scripts, use plugins or write files. To allow that, trust the folder: run "Workspaces: Manage Workspace Trust" from the Command Palette.';
-
-export const CHAT_VIEW_TYPE = 'pepe.chat';
-
-/** What a chat panel needs from the extension (the composition root passes these in). */
-export interface ChatDeps {
-  /** The window's one Pepe (PepeHost.get()). */
-  getPepe(): Promise<Pepe>;
-  /** The core bundle's chat helpers, loaded on first use. */
-  core(): ChatCore;
-  log: vscode.LogOutputChannel;
-  extensionUri: vscode.Uri;
-  /** config.json changed (PepeHost.onDidChange): the pickers are refreshed. */
-  onDidChange?: vscode.Event<void>;
-  /** The agent a panel opened without one starts with (e.g. ActiveAgent.resolve); default: the first agent. */
-  defaultAgent?(pepe: Pepe): string | undefined;
-  /** Told when a panel's conversation moves to another agent (`/agent`, the picker, TurnResult.switchTo). */
-  onAgentSwitched?(agent: string): void;
-  /** A top-level turn ended (the Agents tree marks an agent whose last call failed). */
-  onTurnEnded?(agent: string, status: string, error: string | null): void;
-  /** Workspace Trust: false in Restricted Mode, where the core runs no tool that runs code or writes. */
-  isTrusted?(): boolean;
-  /** config.json as the core applies it (a problem; sections set aside), said in the chat before a turn. */
-  configState?(): ConfigState;
-}
-
-/** The conversation a panel starts with; the serializer restores it from the webview's state. */
-export interface ChatTarget {
-  /** Given by the serializer for a restored panel; a new panel gets a new one. */
-  panelId?: string;
-  agent: string | null;
-  sessionId: string | null;
-  model?: string | null;
-}
+import { openConfigAt, setApiKeyFor } from './failure-fixes.js';
+import { Disposable } from '../disposable.js';
+import type { ChatDeps, ChatTarget } from './chat-deps.js';
+import { PanelTurns } from './panel-turn.js';
+import { panelPickers, panelState, type ViewedPanel } from './panel-view-state.js';
 
 /** What the panel collection is told, so it keeps one panel per session. */
 export interface PanelOwner {
@@ -82,15 +37,13 @@ export interface PanelOwner {
  * kept, so a webview that was hidden (and so destroyed: no retainContextWhenHidden) is given the
  * whole conversation again when it is shown.
  */
-export class ChatPanel implements vscode.Disposable {
+export class ChatPanel extends Disposable {
   readonly panelId: string;
   private agent: string | null;
   private sessionId: string | null;
   private model: string | null;
   private readonly queue: ItemQueue;
-  private running: AbortController | null = null;
   private readonly loaded: Promise<void>;
-  private readonly subs: vscode.Disposable[] = [];
   private readonly sessions: PanelSessions;
   private disposed = false;
   /** Context attached to the next message (chips in the composer). */
@@ -99,6 +52,10 @@ export class ChatPanel implements vscode.Disposable {
   private readonly taint = new PanelTaint();
   /** Plan mode and the last plan "Start" hands over. */
   private readonly plan = new PanelPlan();
+  /** The running turn, its meter and the notices said once per panel. */
+  private readonly turns: PanelTurns;
+  /** What the header and the composer are built from (panel-view-state.ts). */
+  private readonly viewed: ViewedPanel;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -106,29 +63,47 @@ export class ChatPanel implements vscode.Disposable {
     target: ChatTarget,
     private readonly owner: PanelOwner,
   ) {
+    super();
     this.panelId = target.panelId ?? randomUUID();
     this.agent = target.agent;
     this.sessionId = target.sessionId;
     this.model = target.model ?? null;
-    this.queue = new ItemQueue((items) => this.post({ type: 'items', items }));
+    this.queue = this._register(new ItemQueue((items) => this.post({ type: 'items', items })));
     this.sessions = new PanelSessions(this, deps, owner);
-    const webview = panel.webview;
-    webview.options = {
-      enableScripts: true,
-      enableCommandUris: false,
-      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist'), vscode.Uri.joinPath(deps.extensionUri, 'media')],
+    this.turns = new PanelTurns(
+      {
+        conversation: () => this.target,
+        queue: this.queue,
+        plan: this.plan,
+        taint: this.taint,
+        setSession: (id) => this.setSession(id),
+        switchAgent: (agent, by) => this.switchAgent(agent, by),
+        focusInput: () => this.focusInput(),
+        postState: () => this.postState(),
+        postCommands: () => this.postCommands(),
+      },
+      deps,
+    );
+    this._register(this.turns);
+    this.viewed = {
+      panelId: this.panelId,
+      conversation: () => this.target,
+      busy: () => this.busy,
+      attachments: this.attachments,
+      taint: this.taint,
+      plan: this.plan,
+      meterFor: (pepe) => this.turns.meterFor(pepe),
     };
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'pepe.svg');
-    webview.html = chatHtml(webview, deps.extensionUri);
-    this.subs.push(
-      webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      panel.onDidDispose(() => this.dispose()),
-      // Back to the chat from a diff editor, the terminal or another tab: typing goes to the input.
+    showChatIn(panel, deps.extensionUri);
+    this._register(panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    this._register(panel.onDidDispose(() => this.dispose()));
+    // Back to the chat from a diff editor, the terminal or another tab: typing goes to the input.
+    this._register(
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.active) this.focusInput();
       }),
     );
-    if (deps.onDidChange) this.subs.push(deps.onDidChange(() => void this.sendAgents()));
+    if (deps.onDidChange) this._register(deps.onDidChange(() => void this.sendAgents()));
     this.loaded = this.load();
     this.updateTitle();
   }
@@ -138,7 +113,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   get busy(): boolean {
-    return this.running !== null;
+    return this.turns.busy;
   }
 
   /** Shows the panel with the keyboard in its message input (the focus keybinding, Open Chat). */
@@ -154,19 +129,16 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Stops the running turn, as the Stop button does (the pepe.chat.stop keybinding). */
   stop(): boolean {
-    this.running?.abort();
-    return this.running !== null;
+    return this.turns.stop();
   }
 
   /** Sends a message as if typed (used by `pepe.chat.open {text}` and tests); resolves with the turn's result. */
   async send(text: string): Promise<TurnResult | undefined> {
     await this.loaded;
-    this.lastResult = undefined;
+    this.turns.lastResult = undefined;
     await this.handle({ type: 'send', text });
-    return this.lastResult;
+    return this.turns.lastResult;
   }
-
-  private lastResult: TurnResult | undefined;
 
   /** "Add Selection to Pepe Chat": context gathered by a command, shown as a chip for the next message. */
   async attach(attachment: TurnAttachment): Promise<void> {
@@ -186,13 +158,11 @@ export class ChatPanel implements vscode.Disposable {
     void this.postReset();
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.running?.abort();
-    this.meter?.meter.dispose();
-    this.queue.dispose();
-    for (const s of this.subs.splice(0)) s.dispose();
+    // The listeners, the running turn (aborted) and the item queue, newest first.
+    super.dispose();
     this.owner.disposed(this);
     this.panel.dispose();
   }
@@ -200,21 +170,10 @@ export class ChatPanel implements vscode.Disposable {
   // ---- loading ----
 
   private async load(): Promise<void> {
-    try {
-      const pepe = await this.deps.getPepe();
-      if (!this.agent || !pepe.config.agents?.[this.agent]) this.agent = this.deps.defaultAgent?.(pepe) ?? Object.keys(pepe.config.agents ?? {})[0] ?? null;
-      if (this.agent && this.sessionId) {
-        if (pepe.sessions.exists(this.agent, this.sessionId)) {
-          this.queue.reset(historyItems(this.agent, pepe.sessions.load(this.agent, this.sessionId).messages));
-        } else {
-          this.queue.reset([{ kind: 'notice', level: 'warning', text: `Session ${this.sessionId} of ${this.agent} no longer exists; a new one starts with your next message.` }]);
-          this.sessionId = null;
-        }
-      }
-      if (!this.agent) this.queue.reset([{ kind: 'notice', level: 'info', text: 'No agents yet: add one with Pepe: Add Agent…' }]);
-    } catch (e) {
-      this.queue.reset([{ kind: 'notice', level: 'error', text: `Pepe could not start: ${errorMessage(e)}` }]);
-    }
+    const opening = await openingConversation(this.deps, this.agent, this.sessionId);
+    this.agent = opening.agent;
+    this.sessionId = opening.sessionId;
+    if (opening.items) this.queue.reset(opening.items);
     this.updateTitle();
     this.owner.changed(this);
     this.owner.remember(this);
@@ -258,7 +217,7 @@ export class ChatPanel implements vscode.Disposable {
           this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e) });
           return;
         }
-        return this.runTurn(msg.text, this.attachments.take(msg.attachments), images);
+        return this.turns.run(msg.text, this.attachments.take(msg.attachments), images);
       }
       case 'attach':
       case 'detach':
@@ -278,7 +237,7 @@ export class ChatPanel implements vscode.Disposable {
       case 'start_plan':
         return this.startPlan();
       case 'stop':
-        this.running?.abort();
+        this.turns.stop();
         return;
       case 'trust_session':
         return this.trust();
@@ -303,13 +262,8 @@ export class ChatPanel implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(msg.text);
         return void this.post({ type: 'copied', ...(msg.requestId ? { requestId: msg.requestId } : {}) });
-      case 'set_api_key': {
-        // The name comes from a failure's text: only a key a configured model reads is offered.
-        const pepe = await this.deps.getPepe();
-        if (!keyEnvNames(pepe.config.models).includes(msg.name)) throw new Error(`no configured model reads an API key named ${msg.name}`);
-        await vscode.commands.executeCommand('pepe.apiKey.set', { name: msg.name });
-        return;
-      }
+      case 'set_api_key':
+        return setApiKeyFor(await this.deps.getPepe(), msg.name);
       case 'edit_model':
         return openConfigAt(await this.deps.getPepe(), 'models', msg.model);
       case 'edit_budget':
@@ -327,7 +281,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** "Start" (or /start [AGENT]): the last plan, in acting mode, here or with another agent in a new session. */
   private async startPlan(agent?: string): Promise<void> {
-    if (this.running) return;
+    if (this.turns.busy) return;
     if (!this.plan.canStart) {
       this.queue.push({ kind: 'notice', level: 'info', text: 'No plan to start yet: ask for one in plan mode.' });
       return;
@@ -336,122 +290,14 @@ export class ChatPanel implements vscode.Disposable {
     // Taken before a switch, which forgets the conversation it leaves.
     const plan = this.plan.take()!;
     if (agent && agent !== this.agent) await this.switchAgent(agent, 'you');
-    await this.runTurn(planHandover(plan));
-  }
-
-  // ---- turns ----
-
-  private async runTurn(text: string, attachments: TurnAttachment[] = [], images: ImagePart[] = []): Promise<void> {
-    if (this.running) return; // the webview disables Send while a turn runs
-    const agent = this.agent;
-    if (!agent) {
-      this.queue.push({ kind: 'notice', level: 'error', text: 'No agent to talk to: add one with Pepe: Add Agent…' });
-      return;
-    }
-    const controller = new AbortController();
-    this.running = controller;
-    this.queue.push({ kind: 'user', text, ...(attachments.length ? { attachments: attachments.map((a) => ({ kind: a.kind, label: a.label })) } : {}), ...(images.length ? { images: images.map((i) => ({ label: i.name ?? i.media_type })) } : {}) });
-    this.noteRestrictedMode();
-    this.noteConfig();
-    await this.postState();
-    let meter: UsageMeter | undefined;
-    try {
-      const pepe = await this.deps.getPepe();
-      // `/name args` is the prompt file's text; the conversation shows what was typed, and which file it used.
-      const expanded = expansionOutcome(text, await pepe.interop.expand(text));
-      if (expanded.notice) this.queue.push(expanded.notice);
-      if (expanded.text === null) return;
-      meter = this.meterFor(pepe);
-      meter.startTurn();
-      const result = await pepe.run({
-        agent,
-        text: expanded.text,
-        sessionId: this.sessionId ?? undefined,
-        ...(this.sessionId ? {} : { sessionTitle: sessionTitle(text) }),
-        model: this.model ?? undefined,
-        signal: controller.signal,
-        personPresent: true,
-        ...(attachments.length ? { attachments } : {}),
-        ...(images.length ? { images } : {}),
-        metadata: { channel: 'vscode-chat' },
-        onEvent: (event) => this.onEvent(event),
-        ...this.plan.turnOptions(),
-      });
-      this.lastResult = result;
-      this.plan.finished(result);
-      this.setSession(result.sessionId);
-      // A turn that changed files had a checkpoint taken before it: offer restore and compare.
-      const changed = await changesOfTurn(pepe, result.sessionId, result.turnId);
-      if (changed) this.queue.push({ kind: 'checkpoint', sessionId: result.sessionId, turnId: result.turnId, files: changed.files, label: this.deps.core().checkpointLabel(changed.checkpoint) });
-      if (result.switchTo) {
-        this.running = null;
-        await this.switchAgent(result.switchTo, agent);
-      }
-    } catch (e) {
-      // The turn could not start (unknown agent, missing session, a broken config.json).
-      this.queue.push({ kind: 'notice', level: 'error', text: errorMessage(e), retryText: text });
-    } finally {
-      const usage = meter?.endTurn();
-      if (usage) this.queue.push({ kind: 'usage', usage });
-      if (this.running === controller) this.running = null;
-      this.queue.flush();
-      await this.postState();
-      await this.postCommands();
-    }
+    await this.turns.run(planHandover(plan));
   }
 
   /** "I have read it; trust this conversation again": only the person's own action reaches here. */
   private async trust(): Promise<void> {
     const pepe = await this.deps.getPepe();
-    this.queue.push({ kind: 'notice', level: 'info', text: this.taint.trust(pepe, this.agent, this.sessionId, this.running !== null) });
+    this.queue.push({ kind: 'notice', level: 'info', text: this.taint.trust(pepe, this.agent, this.sessionId, this.turns.busy) });
     await this.postState();
-  }
-
-  private onEvent(event: TurnEvent): void {
-    if (event.type === 'turn_start' && event.path.length === 1) this.setSession(event.sessionId);
-    if (event.type === 'turn_end' && event.path.length === 1) this.deps.onTurnEnded?.(event.agent, event.status, event.error ?? null);
-    // A dialog (the approval, a diff to accept) had the keyboard: the input gets it back.
-    if (event.type === 'approval_decided' && event.decision !== null) this.focusInput();
-    if (this.taint.onEvent(event)) void this.postState();
-    this.meter?.meter.onEvent(event);
-    this.queue.push({ kind: 'event', event: inertEvent(event) });
-    // Restricted Mode refused a tool: say why and offer the way to trust the folder, once per panel.
-    if (event.type === 'tool_result' && event.isError && isRestrictedRefusal(event.content) && !this.trustOffered) {
-      this.trustOffered = true;
-      void offerToTrust(event.name);
-    }
-  }
-
-  private configNoted: string | null = null;
-
-  /** Said once per distinct state: running on the last good configuration, or with sections set aside. */
-  private noteConfig(): void {
-    const state = this.deps.configState?.();
-    const notice = state ? configNotice(state) : null;
-    if (!notice || notice.text === this.configNoted) return;
-    this.configNoted = notice.text;
-    this.queue.push({ kind: 'notice', level: notice.level, text: notice.text });
-  }
-
-  private meter: { pepe: Pepe; meter: UsageMeter } | undefined;
-
-  /** The tokens-and-cost meter on this Pepe's usage ledger (a rebuilt Pepe gets a new one). */
-  private meterFor(pepe: Pepe): UsageMeter {
-    if (this.meter?.pepe !== pepe) {
-      this.meter?.meter.dispose();
-      this.meter = { pepe, meter: new UsageMeter(pepe.usage) };
-    }
-    return this.meter.meter;
-  }
-
-  private restrictedNoted = false;
-  private trustOffered = false;
-
-  /** In an untrusted folder the conversation says so once, before the first turn runs. */
-  private noteRestrictedMode(): void {
-    if (this.restrictedNoted || this.deps.isTrusted?.() !== false) return;
-    this.restrictedNoted = true;
-    this.queue.push({ kind: 'notice', level: 'warning', text: RESTRICTED_MODE_NOTICE });
   }
 
   private setSession(sessionId: string): void {
@@ -470,7 +316,7 @@ export class ChatPanel implements vscode.Disposable {
       this.queue.push({ kind: 'notice', level: 'error', text: `There is no agent "${agent}". Agents: ${Object.keys(pepe.config.agents ?? {}).join(', ') || 'none'}.` });
       return;
     }
-    if (this.running) {
+    if (this.turns.busy) {
       this.queue.push({ kind: 'notice', level: 'warning', text: `A turn is running; stop it before switching to ${agent}.` });
       return;
     }
@@ -482,7 +328,7 @@ export class ChatPanel implements vscode.Disposable {
 
   /** Shows another conversation in this panel (new session, another agent, a session from the history). */
   async replace(agent: string | null, sessionId: string | null, items: ChatItem[]): Promise<void> {
-    if (this.running) {
+    if (this.turns.busy) {
       this.queue.push({ kind: 'notice', level: 'warning', text: 'A turn is running; stop it first.' });
       return;
     }
@@ -497,48 +343,14 @@ export class ChatPanel implements vscode.Disposable {
     await this.postReset();
   }
 
-  // ---- sessions ----
-
   // ---- host → webview ----
 
-  private async state(): Promise<PanelState> {
-    let tier: string | null = null;
-    let project: string | null = null;
-    let sessionUsage: Usage | null = null;
-    let outsideContent: string[] = [];
-    let planMode = this.plan.on(undefined);
-    let figures: Pick<PanelState, 'context' | 'budget' | 'projectSpend'> = {};
-    let intro: PanelState['intro'] = null;
-    try {
-      const pepe = await this.deps.getPepe();
-      outsideContent = this.taint.current(pepe, this.agent, this.sessionId);
-      const about = this.agent ? agentIntro(pepe.config, this.agent) : null;
-      intro = about ? { summary: about.summary, examples: about.examples } : null;
-      if (this.agent && this.sessionId) {
-        const f = pepe.conversationFigures(this.agent, this.sessionId);
-        figures = { context: f.context, budget: f.budget, projectSpend: f.project ? { spendUsd: f.project.spendUsd, capUsd: f.project.capUsd } : null };
-      }
-      planMode = this.plan.on(this.agent ? pepe.config.agents?.[this.agent]?.plan_mode : undefined);
-      sessionUsage = this.meterFor(pepe).sessionUsage(this.sessionId);
-      project = projectFor(pepe.config, this.agent ?? undefined) ?? null;
-      if (project) {
-        const t = pepe.usage.projectUsage(pepe.config, project).tier;
-        tier = t === 'normal' ? null : t;
-      }
-    } catch {
-      // no Pepe: nothing to say about tiers
-    }
-    return { panelId: this.panelId, agent: this.agent, sessionId: this.sessionId, model: this.model, tier, project, busy: this.running !== null, sessionUsage, attachments: this.attachments.chips, outsideContent, planMode, canStartPlan: this.plan.canStart, intro, ...figures };
+  private state(): Promise<PanelState> {
+    return panelState(() => this.deps.getPepe(), this.viewed);
   }
 
-  private async pickers(): Promise<{ agents: { name: string; model: string | null; project: string | null }[]; models: Awaited<ReturnType<typeof modelChoices>> }> {
-    try {
-      const pepe = await this.deps.getPepe();
-      const agents = pepe.agentList().map((a) => ({ name: a.name, model: a.model, project: a.project }));
-      return { agents, models: await modelChoices(pepe.config, this.agent) };
-    } catch {
-      return { agents: [], models: [{ id: null, label: 'Default', group: 'default' }] };
-    }
+  private pickers(): ReturnType<typeof panelPickers> {
+    return panelPickers(() => this.deps.getPepe(), this.agent);
   }
 
   private async postInit(): Promise<void> {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parseViewState, type ViewState } from '../../protocol/messages.js';
-import { CHAT_VIEW_TYPE, ChatPanel, type ChatDeps, type ChatTarget, type PanelOwner } from './chat-panel.js';
+import { ChatPanel, type PanelOwner } from './chat-panel.js';
+import { CHAT_VIEW_TYPE, type ChatDeps, type ChatTarget } from './chat-deps.js';
 import type { ChatPanels, OpenChatArgs } from './chat-panels-api.js';
 import { registerChatTestCommands } from './chat-test-commands.js';
 import { PanelMemory } from './panel-memory.js';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Pepe } from '../../core/pepe.js';
+import { keyEnvNames } from '../host/api-keys.js';
 
 /**
  * The failure buttons that open config.json where the fix goes (issue 26): "Edit Model…" at the
@@ -15,6 +16,12 @@ export async function openConfigAt(pepe: Pepe, section: 'models' | 'agents', nam
   const { line, column } = entryPosition(doc.getText(), section, name);
   const at = new vscode.Position(line - 1, column - 1);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: false });
+}
+
+/** "Set API Key…" on a failure: the name comes from the failure's text, so only a key a configured model reads is offered. */
+export async function setApiKeyFor(pepe: Pepe, name: string): Promise<void> {
+  if (!keyEnvNames(pepe.config.models).includes(name)) throw new Error(`no configured model reads an API key named ${name}`);
+  await vscode.commands.executeCommand('pepe.apiKey.set', { name });
 }
 
 /** Where `"name":` starts inside the top-level `section` of config.json's text (1-based); the top when not found. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ConfigError } from '../../core/errors.js';
-import { Pepe, type CreatePepeOptions } from '../../core/pepe.js';
+import { Pepe } from '../../core/pepe.js';
+import type { CreatePepeOptions } from '../../core/facade/create-options.js';
 import { LanguageModelProvider, parseVscodeModelId } from '../models/lm-provider.js';
 import { DiffApprovals } from '../editing/diff-approval.js';
 import { diagnosticsFeedback } from '../editing/diagnostics-feedback.js';

@@ -1,33 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { webviewPage } from '../webview-page.js';
 
 /**
- * The model setup form's page: fixed markup (nothing from config.json or a server is put into the
- * HTML; the script fills values in as text), a strict Content-Security-Policy with a fresh nonce,
- * no connect-src (the page cannot reach the network: the host asks servers for their models).
+ * The model setup form's page (webview-page.ts: the strict CSP, no images): fixed markup (nothing
+ * from config.json or a server is put into the HTML; the script fills values in as text), no
+ * connect-src (the page cannot reach the network: the host asks servers for their models).
  */
 export function modelFormHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('media', 'model-form.css')}">
-<title>Set Up a Model</title>
-</head>
-<body>
-<main class="form" aria-labelledby="form-title">
+  return webviewPage(webview, extensionUri, { title: 'Set Up a Model', styles: [['media', 'model-form.css']], script: ['dist', 'model-form.js'], body: FORM });
+}
+
+const FORM = `<main class="form" aria-labelledby="form-title">
 <h1 id="form-title">Set up a model</h1>
 <p class="lead">Agents need a model to answer. Choose where it runs, test it, then save it.</p>
 <p class="lead" id="first-note" hidden>This is your first model: agents without a model of their own will use it.</p>
@@ -83,8 +66,4 @@ export function modelFormHtml(webview: vscode.Webview, extensionUri: vscode.Uri)
 <button type="button" id="close" class="secondary">Close</button>
 </div>
 </section>
-</main>
-<script nonce="${nonce}" src="${asset('dist', 'model-form.js')}"></script>
-</body>
-</html>`;
-}
+</main>`;

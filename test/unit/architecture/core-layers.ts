@@ -25,7 +25,7 @@ export const CORE_LAYERS: Layer[] = [
   { name: 'tools', members: ['tools/', 'context-attachments.ts'] },
   { name: 'permissions, mcp, routing', members: ['permissions/', 'mcp/', 'routing/'] },
   { name: 'runtime', members: ['runtime/', 'tasks/'] },
-  { name: 'facade', members: ['pepe.ts', 'doctor.ts', 'grant-controls.ts'] },
+  { name: 'facade', members: ['pepe.ts', 'facade/', 'doctor.ts', 'grant-controls.ts'] },
 ];
 
 /** What the checker needs of a cruise result's modules (dependency-cruiser's `modules`). */

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPepe, type CreatePepeOptions, type Pepe } from '../../../src/core/pepe.js';
+import { createPepe, type Pepe } from '../../../src/core/pepe.js';
+import type { CreatePepeOptions } from '../../../src/core/facade/create-options.js';
 
 /** A throwaway PEPE_HOME on disk, removed after the test. */
 export class TempHome {
