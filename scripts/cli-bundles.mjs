@@ -31,6 +31,9 @@ export const LAZY_VENDORS = {
   yaml: ['yaml'],
   sucrase: ['sucrase'],
   execa: ['execa'],
+  // Lock files and atomic writes: on load they patch fs, read the thread id and start signal-exit;
+  // a command that writes nothing through them need not pay for that.
+  'file-locks': ['proper-lockfile', 'write-file-atomic'],
 };
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -51,19 +54,24 @@ const bundleOf = (map) => ({
 async function lazyVendors() {
   const where = {};
   for (const [vendor, packages] of Object.entries(LAZY_VENDORS)) {
-    for (const [i, pkg] of packages.entries()) where[pkg] = { vendor, ns: `p${i}`, keys: Object.keys(await import(pkg)).filter((k) => k !== 'default') };
+    for (const [i, pkg] of packages.entries()) {
+      const mod = await import(pkg);
+      where[pkg] = { vendor, ns: `p${i}`, keys: Object.keys(mod).filter((k) => k !== 'default'), callable: typeof mod.default === 'function' };
+    }
   }
   return {
     name: 'pepe-cli-lazy-vendors',
     setup(b) {
       b.onResolve({ filter: new RegExp(`^(${Object.keys(where).map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'pepe-lazy' }));
       b.onLoad({ filter: /.*/, namespace: 'pepe-lazy' }, (args) => {
-        const { vendor, ns, keys } = where[args.path];
+        const { vendor, ns, keys, callable } = where[args.path];
         return {
           loader: 'js',
           contents: [
             'let real;',
             `const load = () => (real ??= require(require('node:path').join(__dirname, 'cli-vendor', ${JSON.stringify(`${vendor}.js`)})).${ns});`,
+            // A CommonJS package whose exports are a function (`module.exports = lock`): the stand-in is one too.
+            ...(callable ? ['module.exports = function (...args) { return load().default.apply(this, args); };'] : []),
             `for (const key of ${JSON.stringify(keys)}) Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });`,
           ].join('\n'),
         };
@@ -78,7 +86,7 @@ async function lazyVendors() {
  * one, requires child_process for a feature `pepe` does not use. Only modules whose exports are an
  * object belong here (not `assert`, which is a function).
  */
-export const LAZY_BUILTINS = ['child_process', 'readline/promises', 'worker_threads'];
+export const LAZY_BUILTINS = ['child_process', 'crypto', 'readline/promises', 'worker_threads'];
 
 async function lazyBuiltins() {
   const keys = {};
