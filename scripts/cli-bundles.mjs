@@ -14,6 +14,7 @@
 //
 // Node built-ins few commands use get the same kind of stand-in (LAZY_BUILTINS).
 import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
 const ROOT = import.meta.dirname ? resolve(import.meta.dirname, '..') : process.cwd();
@@ -34,7 +35,19 @@ export const LAZY_VENDORS = {
   // Lock files and atomic writes: on load they patch fs, read the thread id and start signal-exit;
   // a command that writes nothing through them need not pay for that.
   'file-locks': ['proper-lockfile', 'write-file-atomic'],
+  // The MCP client (with ajv, its JSON Schema validator): a third of the core, and only a command
+  // that starts an MCP server uses it.
+  'mcp-sdk': ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/sse.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],
+  // The bash grammar's runtime, loaded the first time a command line is classified.
+  'tree-sitter': ['web-tree-sitter'],
 };
+
+/**
+ * Packages the sources `require` (their CommonJS build; web-tree-sitter's ES build needs
+ * `import.meta`, which a CommonJS bundle does not have): their vendor bundle requires them too.
+ */
+const REQUIRED_VENDOR_PACKAGES = new Set(['web-tree-sitter']);
+const requireFromRoot = createRequire(resolve(ROOT, 'package.json'));
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const sourceOf = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
@@ -55,7 +68,7 @@ async function lazyVendors() {
   const where = {};
   for (const [vendor, packages] of Object.entries(LAZY_VENDORS)) {
     for (const [i, pkg] of packages.entries()) {
-      const mod = await import(pkg);
+      const mod = REQUIRED_VENDOR_PACKAGES.has(pkg) ? { default: undefined, ...requireFromRoot(pkg) } : await import(pkg);
       where[pkg] = { vendor, ns: `p${i}`, keys: Object.keys(mod).filter((k) => k !== 'default'), callable: typeof mod.default === 'function' };
     }
   }
@@ -147,7 +160,11 @@ export async function cliBuilds(shared) {
     { ...common, entryPoints: { 'cli-errors': 'src/core/errors.ts' }, outdir: 'dist' },
     ...Object.entries(LAZY_VENDORS).map(([vendor, packages]) => ({
       ...common,
-      stdin: { contents: packages.map((p, i) => `export * as p${i} from ${JSON.stringify(p)};`).join('\n'), resolveDir: ROOT, sourcefile: `${vendor}.js` },
+      stdin: {
+        contents: packages.map((p, i) => (REQUIRED_VENDOR_PACKAGES.has(p) ? `export const p${i} = require(${JSON.stringify(p)});` : `export * as p${i} from ${JSON.stringify(p)};`)).join('\n'),
+        resolveDir: ROOT,
+        sourcefile: `${vendor}.js`,
+      },
       outfile: `dist/cli-vendor/${vendor}.js`,
       plugins: [...common.plugins, zodFromCore],
     })),
