@@ -14,6 +14,7 @@
 //
 // Node built-ins few commands use get the same kind of stand-in (LAZY_BUILTINS).
 import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
 const ROOT = import.meta.dirname ? resolve(import.meta.dirname, '..') : process.cwd();
@@ -31,7 +32,22 @@ export const LAZY_VENDORS = {
   yaml: ['yaml'],
   sucrase: ['sucrase'],
   execa: ['execa'],
+  // Lock files and atomic writes: on load they patch fs, read the thread id and start signal-exit;
+  // a command that writes nothing through them need not pay for that.
+  'file-locks': ['proper-lockfile', 'write-file-atomic'],
+  // The MCP client (with ajv, its JSON Schema validator): a third of the core, and only a command
+  // that starts an MCP server uses it.
+  'mcp-sdk': ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/sse.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],
+  // The bash grammar's runtime, loaded the first time a command line is classified.
+  'tree-sitter': ['web-tree-sitter'],
 };
+
+/**
+ * Packages the sources `require` (their CommonJS build; web-tree-sitter's ES build needs
+ * `import.meta`, which a CommonJS bundle does not have): their vendor bundle requires them too.
+ */
+const REQUIRED_VENDOR_PACKAGES = new Set(['web-tree-sitter']);
+const requireFromRoot = createRequire(resolve(ROOT, 'package.json'));
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const sourceOf = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
@@ -51,19 +67,24 @@ const bundleOf = (map) => ({
 async function lazyVendors() {
   const where = {};
   for (const [vendor, packages] of Object.entries(LAZY_VENDORS)) {
-    for (const [i, pkg] of packages.entries()) where[pkg] = { vendor, ns: `p${i}`, keys: Object.keys(await import(pkg)).filter((k) => k !== 'default') };
+    for (const [i, pkg] of packages.entries()) {
+      const mod = REQUIRED_VENDOR_PACKAGES.has(pkg) ? { default: undefined, ...requireFromRoot(pkg) } : await import(pkg);
+      where[pkg] = { vendor, ns: `p${i}`, keys: Object.keys(mod).filter((k) => k !== 'default'), callable: typeof mod.default === 'function' };
+    }
   }
   return {
     name: 'pepe-cli-lazy-vendors',
     setup(b) {
       b.onResolve({ filter: new RegExp(`^(${Object.keys(where).map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'pepe-lazy' }));
       b.onLoad({ filter: /.*/, namespace: 'pepe-lazy' }, (args) => {
-        const { vendor, ns, keys } = where[args.path];
+        const { vendor, ns, keys, callable } = where[args.path];
         return {
           loader: 'js',
           contents: [
             'let real;',
             `const load = () => (real ??= require(require('node:path').join(__dirname, 'cli-vendor', ${JSON.stringify(`${vendor}.js`)})).${ns});`,
+            // A CommonJS package whose exports are a function (`module.exports = lock`): the stand-in is one too.
+            ...(callable ? ['module.exports = function (...args) { return load().default.apply(this, args); };'] : []),
             `for (const key of ${JSON.stringify(keys)}) Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });`,
           ].join('\n'),
         };
@@ -78,7 +99,7 @@ async function lazyVendors() {
  * one, requires child_process for a feature `pepe` does not use. Only modules whose exports are an
  * object belong here (not `assert`, which is a function).
  */
-export const LAZY_BUILTINS = ['child_process', 'readline/promises', 'worker_threads'];
+export const LAZY_BUILTINS = ['child_process', 'crypto', 'readline/promises', 'worker_threads'];
 
 async function lazyBuiltins() {
   const keys = {};
@@ -139,7 +160,11 @@ export async function cliBuilds(shared) {
     { ...common, entryPoints: { 'cli-errors': 'src/core/errors.ts' }, outdir: 'dist' },
     ...Object.entries(LAZY_VENDORS).map(([vendor, packages]) => ({
       ...common,
-      stdin: { contents: packages.map((p, i) => `export * as p${i} from ${JSON.stringify(p)};`).join('\n'), resolveDir: ROOT, sourcefile: `${vendor}.js` },
+      stdin: {
+        contents: packages.map((p, i) => (REQUIRED_VENDOR_PACKAGES.has(p) ? `export const p${i} = require(${JSON.stringify(p)});` : `export * as p${i} from ${JSON.stringify(p)};`)).join('\n'),
+        resolveDir: ROOT,
+        sourcefile: `${vendor}.js`,
+      },
       outfile: `dist/cli-vendor/${vendor}.js`,
       plugins: [...common.plugins, zodFromCore],
     })),

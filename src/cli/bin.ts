@@ -4,6 +4,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { errorMessage } from '../core/errors.js';
+import { enableAsciiBundleRead } from './bundle-read.js';
 import { enableCodeCache } from './code-cache.js';
 
 // The bash grammar is WebAssembly (tree-sitter). V8 compiles it with its baseline compiler and then
@@ -12,6 +13,7 @@ import { enableCodeCache } from './code-cache.js';
 // with whole-process timings), while the baseline code parses a command line in well under a
 // millisecond. Set before any WebAssembly is compiled; the extension host is left alone.
 setFlagsFromString('--liftoff-only');
+enableAsciiBundleRead(__dirname);
 enableCodeCache(__dirname);
 import('./main.js')
   .then(({ main }) => main(process.argv.slice(2)))

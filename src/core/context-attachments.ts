@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { openChecked, pathFact } from './tools/file-access.js';
 import type { PepePaths } from './paths.js';
+import { lazySchema } from './lazy-schema.js';
 
 /**
  * Context a person attaches to a turn (issue 17): a file, a folder listing, the editor's
@@ -14,16 +15,18 @@ import type { PepePaths } from './paths.js';
 import { ATTACHMENT_KINDS, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS } from './context-attachment-limits.js';
 export { ATTACHMENT_KINDS, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS };
 
-export const TurnAttachment = z
-  .object({
-    kind: z.enum(ATTACHMENT_KINDS),
-    /** What the person sees on the chip: a workspace-relative path, "selection in app.ts:10-20", "Problems". */
-    label: z.string().min(1).max(500),
-    content: z.string().max(MAX_ATTACHMENT_CHARS),
-  })
-  .strict();
+export const TurnAttachment = lazySchema(() =>
+  z
+    .object({
+      kind: z.enum(ATTACHMENT_KINDS),
+      /** What the person sees on the chip: a workspace-relative path, "selection in app.ts:10-20", "Problems". */
+      label: z.string().min(1).max(500),
+      content: z.string().max(MAX_ATTACHMENT_CHARS),
+    })
+    .strict(),
+);
 export type TurnAttachment = z.infer<typeof TurnAttachment>;
-export const TurnAttachments = z.array(TurnAttachment).max(MAX_ATTACHMENTS);
+export const TurnAttachments = lazySchema(() => z.array(TurnAttachment).max(MAX_ATTACHMENTS));
 
 /** Characters that would let an attachment's label or content close its own block early. */
 const inert = (s: string) => s.replace(/<\/?attached-context/gi, (m) => m.replace('<', '‹'));

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckpointError, ShadowGit, type ShadowGitOptions } from './shadow-git.js';
+import { lazySchema } from '../lazy-schema.js';
 
 export { CheckpointError } from './shadow-git.js';
 
@@ -22,19 +23,21 @@ const REF = 'refs/pepe/checkpoints';
 const MARK = 'pepe-checkpoint ';
 const MAX_SKIPPED = 200;
 
-export const CheckpointMeta = z.object({
-  createdAt: z.string(),
-  reason: z.enum(['turn', 'restore', 'manual']),
-  agent: z.string().optional(),
-  sessionId: z.string().optional(),
-  turnId: z.string().optional(),
-  /** For a "turn" checkpoint: the first line of the message that started the turn (its name in lists). */
-  message: z.string().max(200).optional(),
-  /** For a "restore" checkpoint: the checkpoint restored. */
-  restoring: z.string().optional(),
-  /** Nested repositories left out of this checkpoint (folders relative to the workspace, at most MAX_SKIPPED). */
-  skipped: z.array(z.string()).optional(),
-});
+export const CheckpointMeta = lazySchema(() =>
+  z.object({
+    createdAt: z.string(),
+    reason: z.enum(['turn', 'restore', 'manual']),
+    agent: z.string().optional(),
+    sessionId: z.string().optional(),
+    turnId: z.string().optional(),
+    /** For a "turn" checkpoint: the first line of the message that started the turn (its name in lists). */
+    message: z.string().max(200).optional(),
+    /** For a "restore" checkpoint: the checkpoint restored. */
+    restoring: z.string().optional(),
+    /** Nested repositories left out of this checkpoint (folders relative to the workspace, at most MAX_SKIPPED). */
+    skipped: z.array(z.string()).optional(),
+  }),
+);
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 
 export interface Checkpoint extends CheckpointMeta {

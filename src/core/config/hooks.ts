@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Lifecycle hooks in Claude Code's shape (issue 24):
@@ -82,17 +83,19 @@ export function hookEntries(config: HooksConfig | undefined, source: string, per
 }
 
 /** What a hook may answer on stdout (everything else in it is ignored). */
-export const HookAnswer = z.looseObject({
-  decision: z.enum(['approve', 'block']).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
-      permissionDecisionReason: z.string().optional(),
-      additionalContext: z.string().optional(),
-      /** After a tool: the result is treated as outside content (it withdraws pre-approvals for the rest of the run). */
-      outsideContent: z.boolean().optional(),
-    })
-    .optional(),
-});
+export const HookAnswer = lazySchema(() =>
+  z.looseObject({
+    decision: z.enum(['approve', 'block']).optional(),
+    reason: z.string().optional(),
+    hookSpecificOutput: z
+      .looseObject({
+        permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
+        permissionDecisionReason: z.string().optional(),
+        additionalContext: z.string().optional(),
+        /** After a tool: the result is treated as outside content (it withdraws pre-approvals for the rest of the run). */
+        outsideContent: z.boolean().optional(),
+      })
+      .optional(),
+  }),
+);
 export type HookAnswer = z.infer<typeof HookAnswer>;

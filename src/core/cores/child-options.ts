@@ -3,19 +3,22 @@ import { BASE_INPUT, BASE_OUTPUT, builtinSlot } from './base-slots.js';
 import type { ChildAgentRequest, PipelineSelection, SlotRef, ToolSelection } from './host.js';
 import type { LoadedCore, LoadedSlot } from './loaded-core.js';
 import type { PhasePipeline } from './pipelines.js';
+import { lazySchema } from '../lazy-schema.js';
 
-const SlotList = z.union([z.literal('all'), z.array(z.string().min(1)), z.null()]).optional();
+const SlotList = lazySchema(() => z.union([z.literal('all'), z.array(z.string().min(1)), z.null()]).optional());
 
 /** The options of `ctx.agents.run/spawn` (spec 7); unknown keys are a mistake worth telling. */
-export const AgentCallOptions = z
-  .strictObject({
-    inputSlots: SlotList,
-    outputSlots: SlotList,
-    tools: z.union([z.literal('all'), z.literal('none'), z.array(z.string().min(1))]).optional(),
-    useBootstrap: z.boolean().optional(),
-    context: z.union([z.string(), z.array(z.string())]).nullable().optional(),
-  })
-  .optional();
+export const AgentCallOptions = lazySchema(() =>
+  z
+    .strictObject({
+      inputSlots: SlotList,
+      outputSlots: SlotList,
+      tools: z.union([z.literal('all'), z.literal('none'), z.array(z.string().min(1))]).optional(),
+      useBootstrap: z.boolean().optional(),
+      context: z.union([z.string(), z.array(z.string())]).nullable().optional(),
+    })
+    .optional(),
+);
 
 /** omitted / null / [] → only the base slot; 'all' → everything; a list → those ids. */
 export function pipelineSelection(value: 'all' | string[] | null | undefined): PipelineSelection {

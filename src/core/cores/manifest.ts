@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode, type Pair } from 'yaml';
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import { capabilityProblem } from './capabilities.js';
 import { parseYamlFile, type Problem } from './problems.js';
 
@@ -32,27 +33,29 @@ export const DEFAULT_ENTRYPOINT = 'module:process';
 /** `stem:export`: a module file stem in the slot folder (or a core-root-relative path) and an export name. */
 export const ENTRYPOINT_PATTERN = /^([^:\s]+):([A-Za-z_$][A-Za-z0-9_$]*)$/;
 
-export const SlotManifest = z.strictObject({
-  entrypoint: z.string().regex(ENTRYPOINT_PATTERN).default(DEFAULT_ENTRYPOINT),
-  description: z.string().default(''),
-  input_schema: z.record(z.string(), z.unknown()).default({}),
-  capabilities: z.array(z.string()).default([]),
-  timeout_seconds: z.number().positive().max(86_400).nullable().default(null),
-  failure_policy: z.enum(FAILURE_POLICIES).default('soft'),
-  default_placement: z.enum(PLACEMENTS).default('pre_current_user'),
-  history_policy: z.enum(HISTORY_POLICIES).default('persist'),
-});
+export const SlotManifest = lazySchema(() =>
+  z.strictObject({
+    entrypoint: z.string().regex(ENTRYPOINT_PATTERN).default(DEFAULT_ENTRYPOINT),
+    description: z.string().default(''),
+    input_schema: z.record(z.string(), z.unknown()).default({}),
+    capabilities: z.array(z.string()).default([]),
+    timeout_seconds: z.number().positive().max(86_400).nullable().default(null),
+    failure_policy: z.enum(FAILURE_POLICIES).default('soft'),
+    default_placement: z.enum(PLACEMENTS).default('pre_current_user'),
+    history_policy: z.enum(HISTORY_POLICIES).default('persist'),
+  }),
+);
 export type SlotManifest = z.infer<typeof SlotManifest>;
 
 const FIELD_SCHEMAS: Record<(typeof MANIFEST_FIELDS)[number], { schema: z.ZodType; expect: string }> = {
-  entrypoint: { schema: z.string().regex(ENTRYPOINT_PATTERN), expect: 'a "stem:export" string such as module:process' },
-  description: { schema: z.string(), expect: 'a string' },
-  input_schema: { schema: z.record(z.string(), z.unknown()), expect: 'a mapping (a JSON schema; {} for none)' },
-  capabilities: { schema: z.array(z.string()), expect: 'a list of capability names' },
-  timeout_seconds: { schema: z.number().positive().max(86_400).nullable(), expect: 'null or a number of seconds greater than 0 (at most 86400)' },
-  failure_policy: { schema: z.enum(FAILURE_POLICIES), expect: `one of ${FAILURE_POLICIES.join(', ')}` },
-  default_placement: { schema: z.enum(PLACEMENTS), expect: `one of ${PLACEMENTS.join(', ')}` },
-  history_policy: { schema: z.enum(HISTORY_POLICIES), expect: `one of ${HISTORY_POLICIES.join(', ')}` },
+  entrypoint: { schema: lazySchema(() => z.string().regex(ENTRYPOINT_PATTERN)), expect: 'a "stem:export" string such as module:process' },
+  description: { schema: lazySchema(() => z.string()), expect: 'a string' },
+  input_schema: { schema: lazySchema(() => z.record(z.string(), z.unknown())), expect: 'a mapping (a JSON schema; {} for none)' },
+  capabilities: { schema: lazySchema(() => z.array(z.string())), expect: 'a list of capability names' },
+  timeout_seconds: { schema: lazySchema(() => z.number().positive().max(86_400).nullable()), expect: 'null or a number of seconds greater than 0 (at most 86400)' },
+  failure_policy: { schema: lazySchema(() => z.enum(FAILURE_POLICIES)), expect: `one of ${FAILURE_POLICIES.join(', ')}` },
+  default_placement: { schema: lazySchema(() => z.enum(PLACEMENTS)), expect: `one of ${PLACEMENTS.join(', ')}` },
+  history_policy: { schema: lazySchema(() => z.enum(HISTORY_POLICIES)), expect: `one of ${HISTORY_POLICIES.join(', ')}` },
 };
 
 export interface ParsedManifest {

@@ -8,6 +8,7 @@ import { AgentMcpSelection } from '../config/mcp-servers.js';
 import { contentHash } from './trust-store.js';
 import { parseFrontMatter } from './front-matter.js';
 import { mapForeignTools } from './foreign-tools.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Agents defined as Markdown files (issue 24): YAML front matter for the settings, the body as the
@@ -38,24 +39,26 @@ export interface AgentFile {
 /** A file bigger than this is not read (a system prompt is not a book). */
 export const MAX_AGENT_FILE_BYTES = 256 * 1024;
 
-const list = z.array(z.string().min(1));
-const agentName = z.string().regex(NAME_PATTERN, { message: "an agent name uses letters, digits, '_', '-' or '.', starting with a letter or digit" });
+const list = lazySchema(() => z.array(z.string().min(1)));
+const agentName = lazySchema(() => z.string().regex(NAME_PATTERN, { message: "an agent name uses letters, digits, '_', '-' or '.', starting with a letter or digit" }));
 
 /** Pepe's own front matter: every field is known; anything else is an error. */
-const PepeFrontMatter = z.strictObject({
-  name: agentName.optional(),
-  description: z.string().optional(),
-  model: z.string().min(1).optional(),
-  model_chain: list.optional(),
-  tools: list.optional(),
-  can_message: z.array(agentName).optional(),
-  slots: SlotOverrides.optional(),
-  mcp: AgentMcpSelection.optional(),
-  project: agentName.optional(),
-  // Personal files only: approvals come from the person, never from a workspace.
-  auto_approve: z.union([z.literal('*'), list]).optional(),
-  trust_untrusted_content: z.boolean().optional(),
-});
+const PepeFrontMatter = lazySchema(() =>
+  z.strictObject({
+    name: agentName.optional(),
+    description: z.string().optional(),
+    model: z.string().min(1).optional(),
+    model_chain: list.optional(),
+    tools: list.optional(),
+    can_message: z.array(agentName).optional(),
+    slots: SlotOverrides.optional(),
+    mcp: AgentMcpSelection.optional(),
+    project: agentName.optional(),
+    // Personal files only: approvals come from the person, never from a workspace.
+    auto_approve: z.union([z.literal('*'), list]).optional(),
+    trust_untrusted_content: z.boolean().optional(),
+  }),
+);
 
 /** Fields a workspace file may not set: they would grant approvals or lift the outside-content rule. */
 const PERSONAL_ONLY = ['auto_approve', 'trust_untrusted_content'] as const;

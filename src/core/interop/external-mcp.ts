@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MCP_SERVER_NAME, McpServerConfig } from '../config/mcp-servers.js';
 import { parseJsonc } from './jsonc.js';
 import { contentHash } from './trust-store.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * MCP servers configured for other tools (issue 24): VS Code's `mcp.json` (the workspace's
@@ -75,15 +76,17 @@ export function cliVscodeUserMcp(env: NodeJS.ProcessEnv): string | null {
   return defaultVscodeUserMcp(env);
 }
 
-const Input = z.looseObject({ id: z.string().min(1), type: z.string(), description: z.string().optional(), password: z.boolean().optional() });
-const Entry = z.looseObject({
-  type: z.enum(['stdio', 'http', 'sse']).optional(),
-  command: z.string().min(1).optional(),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).optional(),
-  url: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-});
+const Input = lazySchema(() => z.looseObject({ id: z.string().min(1), type: z.string(), description: z.string().optional(), password: z.boolean().optional() }));
+const Entry = lazySchema(() =>
+  z.looseObject({
+    type: z.enum(['stdio', 'http', 'sse']).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+);
 const KNOWN = new Set(['type', 'command', 'args', 'env', 'url', 'headers']);
 
 export interface ExternalMcpOptions {

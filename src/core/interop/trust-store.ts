@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * What the person accepted from a workspace (issue 24): per workspace real path, per item
@@ -12,8 +13,8 @@ import { z } from 'zod';
  * nothing from the workspace can write (confined commands and file tools never reach it).
  */
 
-const Accepted = z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), file: z.string(), accepted_at: z.string() });
-const TrustFile = z.object({ version: z.literal(1), workspaces: z.record(z.string(), z.record(z.string(), Accepted)) });
+const Accepted = lazySchema(() => z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), file: z.string(), accepted_at: z.string() }));
+const TrustFile = lazySchema(() => z.object({ version: z.literal(1), workspaces: z.record(z.string(), z.record(z.string(), Accepted)) }));
 type TrustFile = z.infer<typeof TrustFile>;
 export type AcceptedItem = z.infer<typeof Accepted>;
 

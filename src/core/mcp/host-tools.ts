@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorMessage } from '../errors.js';
 import { untrustedBlock, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool.js';
 import { capBytes } from './tool-adapter.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Tools the editor already knows (VS Code's `vscode.lm.tools`: its own MCP servers' tools and other
@@ -29,7 +30,7 @@ export function hostToolName(tool: string): string {
   return `${HOST_TOOL_PREFIX}${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
-const Args = z.preprocess((v) => (v === undefined || v === null ? {} : v), z.record(z.string(), z.unknown()));
+const Args = lazySchema(() => z.preprocess((v) => (v === undefined || v === null ? {} : v), z.record(z.string(), z.unknown())));
 
 export function hostTool(info: HostToolInfo, source: HostToolSource, options: { timeoutMs: number; maxBytes: number }): (Tool<Record<string, unknown>> & { jsonSchema: Record<string, unknown> }) | null {
   const name = hostToolName(info.name);

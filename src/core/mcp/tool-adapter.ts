@@ -4,6 +4,7 @@ import { errorMessage } from '../errors.js';
 import { untrustedBlock, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../config/mcp-servers.js';
 import { McpCallError, type McpToolInfo } from './connection.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * An MCP server's tool as a Pepe tool (`mcp__<server>__<tool>`): the server's own JSON Schema goes
@@ -41,7 +42,7 @@ export interface McpCaller {
 }
 
 // Arguments are an object; the server checks them against its own schema (a mismatch comes back as an error result).
-const Args = z.preprocess((v) => (v === undefined || v === null ? {} : v), z.record(z.string(), z.unknown()));
+const Args = lazySchema(() => z.preprocess((v) => (v === undefined || v === null ? {} : v), z.record(z.string(), z.unknown())));
 
 /** What the tool's annotations say about it, in words for the model and the person (hints, never grants). */
 export function annotationNotes(info: McpToolInfo): string[] {

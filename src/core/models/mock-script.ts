@@ -2,36 +2,41 @@ import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { describeIssue, describeParseError } from '../config/problems.js';
 import { UsageError, errorMessage } from '../errors.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * A mock script (spec 4.2): `{"steps": [ … ]}`, one step per model call. Steps are strict objects so
  * a typo such as `"tool_call"` is reported instead of silently replying with nothing.
  */
-export const MockScriptToolCall = z.strictObject({
-  name: z.string().min(1),
-  arguments: z.unknown().optional(),
-});
+export const MockScriptToolCall = lazySchema(() =>
+  z.strictObject({
+    name: z.string().min(1),
+    arguments: z.unknown().optional(),
+  }),
+);
 
-export const MockScriptStep = z
-  .strictObject({
-    text: z.string().optional(),
-    tool_calls: z.array(MockScriptToolCall).optional(),
-    echo_prompt: z.literal(true).optional(),
-    /** Pause before each delta, so tests of Stop/cancel have something to interrupt. */
-    delay_ms: z.number().int().nonnegative().optional(),
-    /** Characters per text delta (default: the text in about four deltas). */
-    chunk_size: z.number().int().positive().optional(),
-  })
-  .refine((s) => s.text !== undefined || s.tool_calls !== undefined || s.echo_prompt === true, {
-    message: 'a step needs "text", "tool_calls" or "echo_prompt": true',
-  })
-  .refine((s) => !(s.echo_prompt && s.text !== undefined), {
-    message: '"echo_prompt" replies with the prompt, so it cannot also have "text"',
-  });
+export const MockScriptStep = lazySchema(() =>
+  z
+    .strictObject({
+      text: z.string().optional(),
+      tool_calls: z.array(MockScriptToolCall).optional(),
+      echo_prompt: z.literal(true).optional(),
+      /** Pause before each delta, so tests of Stop/cancel have something to interrupt. */
+      delay_ms: z.number().int().nonnegative().optional(),
+      /** Characters per text delta (default: the text in about four deltas). */
+      chunk_size: z.number().int().positive().optional(),
+    })
+    .refine((s) => s.text !== undefined || s.tool_calls !== undefined || s.echo_prompt === true, {
+      message: 'a step needs "text", "tool_calls" or "echo_prompt": true',
+    })
+    .refine((s) => !(s.echo_prompt && s.text !== undefined), {
+      message: '"echo_prompt" replies with the prompt, so it cannot also have "text"',
+    }),
+);
 export type MockScriptStep = z.infer<typeof MockScriptStep>;
 
 // Loose at the top so a script may carry a "description" or "$schema" for the people who read it.
-export const MockScript = z.looseObject({ steps: z.array(MockScriptStep) });
+export const MockScript = lazySchema(() => z.looseObject({ steps: z.array(MockScriptStep) }));
 export type MockScript = z.infer<typeof MockScript>;
 
 /** Reads and validates a script; every problem names the file and the JSON path. */

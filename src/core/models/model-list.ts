@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorMessage } from '../errors.js';
 import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from './http-providers.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * The models a server says it has (the model setup form's list, spec 4.2): OpenAI and
@@ -19,8 +20,8 @@ export const MAX_MODELS = 500;
 const MAX_BYTES = 1024 * 1024;
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:/@+-]{0,199}$/;
 
-const OpenAiList = z.object({ data: z.array(z.object({ id: z.string() })) });
-const OllamaTags = z.object({ models: z.array(z.object({ name: z.string() })) });
+const OpenAiList = lazySchema(() => z.object({ data: z.array(z.object({ id: z.string() })) }));
+const OllamaTags = lazySchema(() => z.object({ models: z.array(z.object({ name: z.string() })) }));
 
 export interface ListOptions {
   provider: ListProvider;

@@ -1,30 +1,33 @@
 import { z } from 'zod';
 import type { RiskHint, RiskKind } from './risk.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** A person's answer to an approval prompt (spec 5.2). Escape/close in a surface means `deny`. */
-export const Decision = z.discriminatedUnion('kind', [
-  /** This call only. */
-  z.object({ kind: z.literal('allow_once') }),
-  /** This tool, for calls with no risk beyond those shown, for the rest of this task (the current run). */
-  z.object({ kind: z.literal('allow_task') }),
-  /** This tool with exactly these arguments, for the rest of the session. */
-  z.object({ kind: z.literal('allow_session') }),
-  /** This tool, for calls with no risk beyond those shown, for the rest of the session. */
-  z.object({ kind: z.literal('allow_session_risks') }),
-  /** This tool with any arguments, for the rest of the session (the explicit "any arguments" choice). */
-  z.object({ kind: z.literal('allow_session_any') }),
-  /** Persisted in the agent's `auto_approve` as the tool with the risks shown (`bash:network`). */
-  z.object({ kind: z.literal('always') }),
-  /** Persisted in the agent's `auto_approve` as the bare tool name: any arguments (explicit choice). */
-  z.object({ kind: z.literal('always_any') }),
-  /**
-   * Stop asking about this agent's calls for the rest of the session. Catastrophic commands are
-   * still refused, writes into Pepe's home still ask, and outside content still withdraws it.
-   */
-  z.object({ kind: z.literal('bypass_session') }),
-  /** The reason, if any, goes back to the model. */
-  z.object({ kind: z.literal('deny'), reason: z.string().optional() }),
-]);
+export const Decision = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    /** This call only. */
+    z.object({ kind: z.literal('allow_once') }),
+    /** This tool, for calls with no risk beyond those shown, for the rest of this task (the current run). */
+    z.object({ kind: z.literal('allow_task') }),
+    /** This tool with exactly these arguments, for the rest of the session. */
+    z.object({ kind: z.literal('allow_session') }),
+    /** This tool, for calls with no risk beyond those shown, for the rest of the session. */
+    z.object({ kind: z.literal('allow_session_risks') }),
+    /** This tool with any arguments, for the rest of the session (the explicit "any arguments" choice). */
+    z.object({ kind: z.literal('allow_session_any') }),
+    /** Persisted in the agent's `auto_approve` as the tool with the risks shown (`bash:network`). */
+    z.object({ kind: z.literal('always') }),
+    /** Persisted in the agent's `auto_approve` as the bare tool name: any arguments (explicit choice). */
+    z.object({ kind: z.literal('always_any') }),
+    /**
+     * Stop asking about this agent's calls for the rest of the session. Catastrophic commands are
+     * still refused, writes into Pepe's home still ask, and outside content still withdraws it.
+     */
+    z.object({ kind: z.literal('bypass_session') }),
+    /** The reason, if any, goes back to the model. */
+    z.object({ kind: z.literal('deny'), reason: z.string().optional() }),
+  ]),
+);
 export type Decision = z.infer<typeof Decision>;
 export type AllowDecision = Exclude<Decision, { kind: 'deny' }>;
 

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Revocations of grants held in memory (session and task grants, the bypass), as an append-only
@@ -11,16 +12,18 @@ import { z } from 'zod';
  * be read at all takes every grant away (fail closed).
  */
 
-export const Revocation = z.strictObject({
-  /** When it was written (ms since the epoch): only grants given before it go. */
-  at: z.number(),
-  /** One grant, by the ID `pepe grants list` shows. */
-  id: z.string().min(1).max(64).optional(),
-  /** Every grant of this agent (with `scope`: only those). */
-  agent: z.string().min(1).max(200).optional(),
-  /** A tool (`bash`) or an entry as listed (`bash:network`). */
-  scope: z.string().min(1).max(500).optional(),
-});
+export const Revocation = lazySchema(() =>
+  z.strictObject({
+    /** When it was written (ms since the epoch): only grants given before it go. */
+    at: z.number(),
+    /** One grant, by the ID `pepe grants list` shows. */
+    id: z.string().min(1).max(64).optional(),
+    /** Every grant of this agent (with `scope`: only those). */
+    agent: z.string().min(1).max(200).optional(),
+    /** A tool (`bash`) or an entry as listed (`bash:network`). */
+    scope: z.string().min(1).max(500).optional(),
+  }),
+);
 export type Revocation = z.infer<typeof Revocation>;
 
 /** What a revocation is matched against: one grant held in memory. */

@@ -9,6 +9,7 @@ import type { BarrierLiveGrants } from './barrier-types.js';
 import type { RunPermissionState } from './run-state.js';
 import type { SavedOnDisk } from './saved-on-disk.js';
 import { canonicalJson, type SessionGrants } from './session-grants.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * What one process holds in memory that lets a call run unasked (issue 25): each session's grants
@@ -21,27 +22,31 @@ import { canonicalJson, type SessionGrants } from './session-grants.js';
 
 export const LIVE_PREFIX = 'live-';
 
-export const LiveGrantRow = z.strictObject({
-  id: z.string(),
-  kind: z.enum(['session', 'task', 'bypass']),
-  agent: z.string(),
-  sessionId: z.string(),
-  tool: z.string().optional(),
-  /** The scope as written (`bash:network`, `bash`, `*`); for an exact grant the call itself. */
-  entry: z.string(),
-  /** For a session grant: exactly these arguments, any arguments, or calls with these risks. */
-  grant: z.enum(['exact', 'any', 'risks', 'task', 'bypass']),
-  at: z.number(),
-});
+export const LiveGrantRow = lazySchema(() =>
+  z.strictObject({
+    id: z.string(),
+    kind: z.enum(['session', 'task', 'bypass']),
+    agent: z.string(),
+    sessionId: z.string(),
+    tool: z.string().optional(),
+    /** The scope as written (`bash:network`, `bash`, `*`); for an exact grant the call itself. */
+    entry: z.string(),
+    /** For a session grant: exactly these arguments, any arguments, or calls with these risks. */
+    grant: z.enum(['exact', 'any', 'risks', 'task', 'bypass']),
+    at: z.number(),
+  }),
+);
 export type LiveGrantRow = z.infer<typeof LiveGrantRow>;
 
-export const LiveFile = z.strictObject({
-  pid: z.number().int(),
-  written: z.number(),
-  grants: z.array(LiveGrantRow).max(10_000),
-  /** Conversations this process ran a turn in (for their taint): newest last. */
-  sessions: z.array(z.strictObject({ agent: z.string(), sessionId: z.string() })).max(1000),
-});
+export const LiveFile = lazySchema(() =>
+  z.strictObject({
+    pid: z.number().int(),
+    written: z.number(),
+    grants: z.array(LiveGrantRow).max(10_000),
+    /** Conversations this process ran a turn in (for their taint): newest last. */
+    sessions: z.array(z.strictObject({ agent: z.string(), sessionId: z.string() })).max(1000),
+  }),
+);
 export type LiveFile = z.infer<typeof LiveFile>;
 
 /** A stable ID for a grant: the same grant gets the same ID in every listing and every process. */

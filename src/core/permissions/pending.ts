@@ -10,6 +10,7 @@ import type { ToolFacts } from '../tools/tool.js';
 import { riskKindsOf, scopedEntry } from './grant-scope.js';
 import { RISK_KINDS, type RiskHint } from './risk.js';
 import { compareCodeUnits } from '../code-unit-order.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * "No human, no surprises" (spec 5.4): a gated call refused because nobody could be asked is
@@ -26,36 +27,38 @@ export const PENDING_TTL_MS = 30 * 60 * 1000;
 const ID = /^[0-9a-f]{8}$/;
 const ID_FILE = /^([0-9a-f]{8})\.json$/;
 
-const StoredApproval = z.looseObject({
-  id: z.string().regex(ID),
-  agent: z.string(),
-  chain: z.array(z.string()),
-  tool: z.string(),
-  args: z.unknown(),
-  cwd: z.string(),
-  workspace: z.string().optional(),
-  sessionId: z.string().optional(),
-  toolCallId: z.string().optional(),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-  status: z.enum(['pending', 'approved', 'denied', 'expired']),
-  parkedBecause: z.enum(['no_person', 'prompt_failed']),
-  summary: z.string().optional(),
-  why: z.string().optional(),
-  riskHints: z.array(z.object({ kind: z.enum(RISK_KINDS), fragment: z.string(), detail: z.string().optional() })).optional(),
-  programs: z.array(z.string()).optional(),
-  facts: z
-    .object({
-      cwd: z.string().optional(),
-      // Loose: what a replay compares is the real path and the access; other fields may grow.
-      paths: z.array(z.looseObject({ requested: z.string(), real: z.string(), access: z.enum(['read', 'write']) })).optional(),
-    })
-    .optional(),
-  always: z.boolean().optional(),
-  reason: z.string().optional(),
-  decidedAt: z.string().optional(),
-  deliveredAt: z.string().optional(),
-});
+const StoredApproval = lazySchema(() =>
+  z.looseObject({
+    id: z.string().regex(ID),
+    agent: z.string(),
+    chain: z.array(z.string()),
+    tool: z.string(),
+    args: z.unknown(),
+    cwd: z.string(),
+    workspace: z.string().optional(),
+    sessionId: z.string().optional(),
+    toolCallId: z.string().optional(),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    status: z.enum(['pending', 'approved', 'denied', 'expired']),
+    parkedBecause: z.enum(['no_person', 'prompt_failed']),
+    summary: z.string().optional(),
+    why: z.string().optional(),
+    riskHints: z.array(z.object({ kind: z.enum(RISK_KINDS), fragment: z.string(), detail: z.string().optional() })).optional(),
+    programs: z.array(z.string()).optional(),
+    facts: z
+      .object({
+        cwd: z.string().optional(),
+        // Loose: what a replay compares is the real path and the access; other fields may grow.
+        paths: z.array(z.looseObject({ requested: z.string(), real: z.string(), access: z.enum(['read', 'write']) })).optional(),
+      })
+      .optional(),
+    always: z.boolean().optional(),
+    reason: z.string().optional(),
+    decidedAt: z.string().optional(),
+    deliveredAt: z.string().optional(),
+  }),
+);
 type StoredApproval = z.infer<typeof StoredApproval>;
 
 export interface ParkedCall {

@@ -6,6 +6,7 @@ import { PluginCallError, type PluginShape } from './call-error.js';
 import { FrameError, FrameReader, MAX_MESSAGE_BYTES, encodeFrame } from './framing.js';
 import { HOST_SOURCE } from './host-source.js';
 import { errorMessage } from '../errors.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** How a plugin host process is started: argv (node and its arguments) → the command to spawn. */
 export type Launcher = (argv: string[]) => Promise<{ file: string; args: string[] }>;
@@ -51,15 +52,17 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 const ABORT_GRACE_MS = 1_000;
 
 // Every message from the process is untrusted: checked here, the result value by the slot's contract.
-const FromPlugin = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready'), name: z.string(), slot: z.string(), functions: z.array(z.string()) }),
-  z.object({ type: z.literal('load_error'), message: z.string() }),
-  z.discriminatedUnion('ok', [
-    z.object({ type: z.literal('result'), id: z.number(), ok: z.literal(true), value: z.unknown() }),
-    z.object({ type: z.literal('result'), id: z.number(), ok: z.literal(false), kind: z.enum(['error', 'timeout', 'malformed']), message: z.string() }),
+const FromPlugin = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('ready'), name: z.string(), slot: z.string(), functions: z.array(z.string()) }),
+    z.object({ type: z.literal('load_error'), message: z.string() }),
+    z.discriminatedUnion('ok', [
+      z.object({ type: z.literal('result'), id: z.number(), ok: z.literal(true), value: z.unknown() }),
+      z.object({ type: z.literal('result'), id: z.number(), ok: z.literal(false), kind: z.enum(['error', 'timeout', 'malformed']), message: z.string() }),
+    ]),
+    z.object({ type: z.literal('event'), id: z.number(), event: z.looseObject({ type: z.string() }) }),
   ]),
-  z.object({ type: z.literal('event'), id: z.number(), event: z.looseObject({ type: z.string() }) }),
-]);
+);
 type FromPlugin = z.infer<typeof FromPlugin>;
 
 interface Pending {

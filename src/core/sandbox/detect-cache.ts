@@ -2,6 +2,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, rea
 import { homedir, release } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * The confinement probe's answer kept across processes (a trial bubblewrap run costs two process
@@ -21,15 +22,17 @@ const MAX_BYTES = 8 * 1024;
 /** Kernel switches that turn unprivileged user namespaces on or off without a new kernel. */
 const USERNS_SWITCHES = ['/proc/sys/kernel/unprivileged_userns_clone', '/proc/sys/user/max_user_namespaces', '/proc/sys/kernel/apparmor_restrict_unprivileged_userns'];
 
-const Entry = z.object({
-  key: z.string(),
-  at: z.number(),
-  status: z.union([
-    z.object({ confined: z.literal(true), backend: z.enum(['bubblewrap', 'seatbelt']) }),
-    z.object({ confined: z.literal(false), reason: z.string().max(1000) }),
-  ]),
-  version: z.string().max(200).optional(),
-});
+const Entry = lazySchema(() =>
+  z.object({
+    key: z.string(),
+    at: z.number(),
+    status: z.union([
+      z.object({ confined: z.literal(true), backend: z.enum(['bubblewrap', 'seatbelt']) }),
+      z.object({ confined: z.literal(false), reason: z.string().max(1000) }),
+    ]),
+    version: z.string().max(200).optional(),
+  }),
+);
 export type CachedConfinement = z.infer<typeof Entry>;
 
 /** The folder the entry lives in: $XDG_CACHE_HOME/pepe, else ~/.cache/pepe. */

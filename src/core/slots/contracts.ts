@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 import type { AgentConfig, Tier } from '../config/schema.js';
 import { Message } from '../messages.js';
 import { ModelRef } from '../models/model-ref.js';
@@ -9,37 +10,41 @@ import type { SlotName } from './names.js';
  * validates plugin results against, and the TypeScript types plugin authors implement.
  */
 
-export const MemoryHit = z.object({
-  file: z.string(),
-  entry: z.string(),
-  score: z.number().nullish().transform((v) => v ?? null),
-  source: z.string().nullish().transform((v) => v ?? null),
-});
+export const MemoryHit = lazySchema(() =>
+  z.object({
+    file: z.string(),
+    entry: z.string(),
+    score: z.number().nullish().transform((v) => v ?? null),
+    source: z.string().nullish().transform((v) => v ?? null),
+  }),
+);
 export type MemoryHit = z.output<typeof MemoryHit>;
 
-export const WebHit = z.object({
-  title: z.string().nullish().transform((v) => v ?? null),
-  url: z.string().nullish().transform((v) => v ?? null),
-  snippet: z.string(),
-});
+export const WebHit = lazySchema(() =>
+  z.object({
+    title: z.string().nullish().transform((v) => v ?? null),
+    url: z.string().nullish().transform((v) => v ?? null),
+    snippet: z.string(),
+  }),
+);
 export type WebHit = z.output<typeof WebHit>;
 
-export const SandboxResult = z.object({ output: z.string(), exitStatus: z.number().int() });
+export const SandboxResult = lazySchema(() => z.object({ output: z.string(), exitStatus: z.number().int() }));
 export type SandboxResult = z.output<typeof SandboxResult>;
 
 export { ModelRef };
 
-export const HarnessResult = z.object({ content: z.string(), messages: z.array(Message) });
+export const HarnessResult = lazySchema(() => z.object({ content: z.string(), messages: z.array(Message) }));
 export type HarnessResult = z.output<typeof HarnessResult>;
 
-/** Validators for each slot's answering function. */
+/** Validators for each slot's answering function (each built when a plugin first answers that slot). */
 export const SLOT_RESULTS = {
-  memory: z.array(MemoryHit),
-  web_search: z.array(WebHit),
+  memory: lazySchema(() => z.array(MemoryHit)),
+  web_search: lazySchema(() => z.array(WebHit)),
   sandbox: SandboxResult,
-  model_select: z.array(ModelRef),
-  heartbeat_interval: z.boolean(),
-  compaction: z.array(Message).min(1, { message: 'compaction must return messages, never an empty list' }),
+  model_select: lazySchema(() => z.array(ModelRef)),
+  heartbeat_interval: lazySchema(() => z.boolean()),
+  compaction: lazySchema(() => z.array(Message).min(1, { message: 'compaction must return messages, never an empty list' })),
   harness: HarnessResult,
 } satisfies Record<SlotName, z.ZodType>;
 

@@ -5,19 +5,22 @@ import { applyBlocks, decodeText, EditError, encodeText } from './edit-blocks.js
 import { openChecked, pathFact, recheck } from './file-access.js';
 import { failure, withDeadline } from './files.js';
 import { defineTool, ToolRefusal } from './tool.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** edit_file reads the whole file to match blocks: larger files are refused (write_file replaces them whole). */
 export const MAX_EDIT_BYTES = 4 * 1024 * 1024;
 /** Blocks in one call at most. */
 export const MAX_EDIT_BLOCKS = 100;
 
-export const EditFileInput = z.object({
-  path: z.string().min(1),
-  edits: z
-    .array(z.object({ search: z.string().min(1), replace: z.string() }).strict())
-    .min(1)
-    .max(MAX_EDIT_BLOCKS),
-});
+export const EditFileInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1),
+    edits: z
+      .array(z.object({ search: z.string().min(1), replace: z.string() }).strict())
+      .min(1)
+      .max(MAX_EDIT_BLOCKS),
+  }),
+);
 
 /**
  * Targeted edits (issue 17): exact search/replace blocks, applied in order, all or nothing. A

@@ -59,12 +59,35 @@ describe('pepe start-up: the core loads only when a command needs it', function 
   it('the heavy dependencies live in their own bundles, not in the entry or the core', () => {
     const text = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
     // A string only each library's own code contains (the core names yaml's exports, hence a class body).
-    const marks = { 'ai-sdk.js': 'anthropic-version', 'yaml.js': 'super("YAMLParseError"', 'sucrase.js': 'getJSXPragmaInfo', 'execa.js': 'execaCoreAsync' };
+    const marks = {
+      'ai-sdk.js': 'anthropic-version',
+      'yaml.js': 'super("YAMLParseError"',
+      'sucrase.js': 'getJSXPragmaInfo',
+      'execa.js': 'execaCoreAsync',
+      'file-locks.js': 'Lock file is already being held',
+      'mcp-sdk.js': 'strictSchema', // ajv, the MCP client's validator
+      'tree-sitter.js': 'TRANSFER_BUFFER',
+    };
     for (const [vendor, mark] of Object.entries(marks)) {
       assert.ok(text(`cli-vendor/${vendor}`).includes(mark), `${mark} not in ${vendor}`);
       for (const f of ['cli.js', 'cli-main.js', 'cli-core.js']) assert.ok(!text(f).includes(mark), `${mark} (${vendor}) is bundled into ${f}`);
     }
     assert.ok(!text('cli.js').includes('$constructor'), 'zod is bundled into the entry');
+  });
+
+  // Failed before issue 27's second pass: the MCP client (with ajv), the bash grammar's runtime, the
+  // lock-file packages and node:crypto were in the core and loaded (or initialised) by every command.
+  it('pepe slot list loads the core and no vendor bundle; a mock run only what a turn writes with', async () => {
+    home.writeConfig({ agents: { a: { model: 'mock' } } });
+    const list = await traced(home, ['slot', 'list']);
+    assert.equal(list.exitCode, 0, list.stderr);
+    assert.ok(list.dist('cli-core.js'));
+    const vendors = list.loaded.filter((f) => f.startsWith(join(ROOT, 'dist', 'cli-vendor')));
+    assert.deepEqual(vendors, [], 'slot list loaded vendor bundles');
+    for (const builtin of ['crypto', 'worker_threads', 'assert']) assert.ok(!list.loaded.includes(`NativeModule ${builtin}`), `slot list loaded node:${builtin}`);
+    const run = await traced(home, ['run', 'a', 'hello']);
+    assert.equal(run.exitCode, 0, run.stderr);
+    for (const vendor of ['mcp-sdk.js', 'tree-sitter.js']) assert.equal(run.dist(`cli-vendor/${vendor}`), false, `${vendor} was loaded for a mock turn`);
   });
 
   it('the bundles are pure ASCII and carry zod\'s English messages only (each start reads all of them)', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WebHit } from '../contracts.js';
+import { lazySchema } from '../../lazy-schema.js';
 
 export const DEFAULT_WEB_SEARCH_ENDPOINT = 'https://api.duckduckgo.com/';
 
@@ -9,28 +10,32 @@ interface Topic {
   Name?: string;
   Topics?: Topic[];
 }
-const Topic: z.ZodType<Topic> = z.lazy(() =>
-  z.looseObject({
-    Text: z.string().optional(),
-    FirstURL: z.string().optional(),
-    Name: z.string().optional(),
-    Topics: z.array(Topic).optional(),
-  }),
+const Topic: z.ZodType<Topic> = lazySchema(() =>
+  z.lazy(() =>
+    z.looseObject({
+      Text: z.string().optional(),
+      FirstURL: z.string().optional(),
+      Name: z.string().optional(),
+      Topics: z.array(Topic).optional(),
+    }),
+  ),
 );
 
 // The Instant Answer API returns "" for absent fields; everything is optional here.
-const InstantAnswer = z.looseObject({
-  Heading: z.string().optional(),
-  AbstractText: z.string().optional(),
-  AbstractURL: z.string().optional(),
-  AbstractSource: z.string().optional(),
-  Answer: z.union([z.string(), z.number(), z.looseObject({})]).optional(),
-  Definition: z.string().optional(),
-  DefinitionURL: z.string().optional(),
-  DefinitionSource: z.string().optional(),
-  Results: z.array(Topic).optional(),
-  RelatedTopics: z.array(Topic).optional(),
-});
+const InstantAnswer = lazySchema(() =>
+  z.looseObject({
+    Heading: z.string().optional(),
+    AbstractText: z.string().optional(),
+    AbstractURL: z.string().optional(),
+    AbstractSource: z.string().optional(),
+    Answer: z.union([z.string(), z.number(), z.looseObject({})]).optional(),
+    Definition: z.string().optional(),
+    DefinitionURL: z.string().optional(),
+    DefinitionSource: z.string().optional(),
+    Results: z.array(Topic).optional(),
+    RelatedTopics: z.array(Topic).optional(),
+  }),
+);
 
 /** Splits "Title - rest" the way DuckDuckGo formats topic texts. */
 function topicHit(t: Topic): WebHit | null {
