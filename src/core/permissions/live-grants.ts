@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
@@ -137,14 +137,16 @@ export class LiveGrants {
   /**
    * Writes this process's file (atomically: a reader sees the old listing or the new one, never a
    * mix); a failure is never a permission decision. A listing equal to the one written last is not
-   * written again. Not synced to the disk: the file describes this process while it runs, so after
+   * written again while its file exists. Not synced to the disk: the file describes this process while it runs, so after
    * a crash of the machine it describes nothing (and a dead process's file is removed on reading).
    */
   publish(): void {
     const rows = this.rows();
     if (!rows.length && !this.published && !this.seen.length) return;
     const same = JSON.stringify([rows, this.seen]);
-    if (this.published && same === this.lastBody) return;
+    // Skipped only while the file written last is still there: another process may have removed
+    // it (taking this process for dead) or a disposed listing with the same pid did.
+    if (this.published && same === this.lastBody && existsSync(this.file)) return;
     try {
       mkdirSync(this.dir, { recursive: true });
       const body: LiveFile = { pid: this.pid, written: Date.now(), grants: rows, sessions: [...this.seen] };

@@ -56,4 +56,17 @@ describe('live grants file: written when the listing changes, not again when it 
     assert.equal(readLiveFiles(dir).length, 1);
     live.dispose();
   });
+
+  it('a file removed while the process runs (another process took it for dead) is written again at the next publish', () => {
+    const live = new LiveGrants(dir);
+    const grants = new SessionGrants();
+    live.adopt('k', 'a', 's1', grants);
+    grants.grantAny('a', 'bash');
+    rmSync(file());
+    live.adopt('k', 'a', 's1', grants);
+    const listed = readLiveFiles(dir);
+    assert.equal(listed.length, 1, 'the grant is no longer listed, so it cannot be revoked by its id');
+    assert.deepEqual(listed[0]!.grants.map((g) => g.tool), ['bash']);
+    live.dispose();
+  });
 });
