@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type BigIntStats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { errorMessage } from '../errors.js';
@@ -58,7 +58,15 @@ interface Entry {
  * each gets its own data folder and network decision) and matched by shape, plus occupants
  * registered in-process by another extension.
  */
-/** How long after a folder's change its stamp is trusted to tell a later change apart (see pluginNames()). */
+/**
+ * What tells a plugin file's content apart (through a symlink: its target's): a rewrite of the same
+ * size can put the modification time back (`touch -r`), not the change time or a new inode.
+ */
+function fileStamp(s: BigIntStats): string {
+  return `${s.dev}:${s.ino}:${s.mtimeNs}:${s.ctimeNs}:${s.size}`;
+}
+
+/** How long after a folder's its stamp is trusted to tell a later change apart (see pluginNames()). */
 const CLOCK_SLACK_MS = 3_000;
 
 export class PluginRegistry {
@@ -109,15 +117,16 @@ export class PluginRegistry {
     return this.withInProcess(fileInfos);
   }
 
-  /** `file:mtime:size` of every plugin file now, in files() order; null when the folder cannot be read. */
+  /**
+   * `file:fileStamp` of every plugin file now, in files() order; null when the folder cannot be read. */
   private signatureNow(): string | null {
     const names = this.pluginNames();
     if (names === null) return null;
     const parts: string[] = [];
     for (const n of names) {
       const file = join(this.dir, n);
-      const s = statSync(file, { throwIfNoEntry: false });
-      parts.push(s ? `${file}:${s.mtimeMs}:${s.size}` : `${file}:gone`);
+      const s = statSync(file, { throwIfNoEntry: false, bigint: true });
+      parts.push(s ? `${file}:${fileStamp(s)}` : `${file}:gone`);
     }
     return parts.join('\n');
   }
@@ -216,8 +225,7 @@ export class PluginRegistry {
   private async describe(file: string): Promise<PluginInfo> {
     let stamp: string;
     try {
-      const s = await stat(file);
-      stamp = `${s.mtimeMs}:${s.size}`;
+      stamp = fileStamp(await stat(file, { bigint: true }));
     } catch (e) {
       return { file, name: null, slot: null, functions: [], error: `cannot read: ${errorMessage(e)}`, source: 'file' };
     }

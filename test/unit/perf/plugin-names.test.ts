@@ -59,4 +59,16 @@ describe('plugin listing on the guard path: a changed folder is listed again at 
     writeFileSync(join(dir, 'a.mjs'), 'export default { changed: true }');
     assert.notEqual(signature(r), before);
   });
+
+  it('a plugin rewritten in place with the same size and its old modification time put back is still seen', () => {
+    const r = new PluginRegistry(dir);
+    const file = join(dir, 'a.mjs');
+    writeFileSync(file, 'export default { v: 1 }');
+    utimesSync(file, 1_000_000, 1_000_000);
+    age(3600);
+    const before = signature(r);
+    writeFileSync(file, 'export default { v: 2 }');
+    utimesSync(file, 1_000_000, 1_000_000); // touch -r: the same size, the same modification time
+    assert.notEqual(signature(r), before, 'a same-size rewrite with its time put back was not noticed');
+  });
 });
