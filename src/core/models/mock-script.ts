@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { describeIssue, describeParseError } from '../config/problems.js';
 import { UsageError, errorMessage } from '../errors.js';
@@ -39,11 +39,26 @@ export type MockScriptStep = z.infer<typeof MockScriptStep>;
 export const MockScript = lazySchema(() => z.looseObject({ steps: z.array(MockScriptStep) }));
 export type MockScript = z.infer<typeof MockScript>;
 
+/**
+ * The file's text, only if it is a regular file: opened without blocking and checked on the open
+ * descriptor, so a named pipe or a device (`mock:/dev/stdin`) is refused instead of blocking the
+ * process for ever, also when the path is swapped after a check.
+ */
+function readRegularFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads and validates a script; every problem names the file and the JSON path. */
 export function loadMockScript(file: string): MockScript {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch (e) {
     throw new UsageError(`mock script ${file}: cannot read it (${errorMessage(e)})`);
   }

@@ -29,7 +29,8 @@ export function awaitedCalls(approvals: readonly PendingApproval[], sessionId: s
       if (a.status === 'pending') return true;
       if (a.status !== 'approved' || !a.deliveredAt) return false;
       const since = Date.parse(a.deliveredAt);
-      if (Number.isFinite(since) && now.getTime() - since > IN_FLIGHT_LIMIT_MS) return false;
+      // A time that cannot be read counts as past the limit: waited on, it would never end.
+      if (!Number.isFinite(since) || now.getTime() - since > IN_FLIGHT_LIMIT_MS) return false;
       return !told(a.id);
     })
     .map((a) => a.id);

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadMockScriptCached } from '../../../src/core/models/mock-script.js';
 
 /** Issue 27: a mock script is read once while unchanged; a changed or broken file is read again. */
@@ -25,5 +27,17 @@ describe('mock script cache', () => {
     assert.throws(() => loadMockScriptCached(file), /mock script/);
     rmSync(file);
     assert.throws(() => loadMockScriptCached(file), /cannot read it/);
+  });
+
+  it('a named pipe named as the script is refused at once, not read (reading it would block the process for ever)', function () {
+    this.timeout(60_000);
+    const fifo = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    // In a child process with a deadline: the old read blocked the whole process, test runner included.
+    const module = pathToFileURL(join(process.cwd(), 'src/core/models/mock-script.ts')).href;
+    const code = `import(${JSON.stringify(module)}).then((m) => { try { m.loadMockScript(${JSON.stringify(fifo)}); console.log('read'); } catch (e) { console.log(String(e.message)); } })`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', code], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run.signal, null, `the child was still blocked on the pipe after 30 s: ${run.stderr}`);
+    assert.match(run.stdout, /cannot read it \(not a regular file\)/, run.stdout + run.stderr);
   });
 });

@@ -27,6 +27,10 @@ describe('background tasks: the calls a task waits for', () => {
     assert.deepEqual(awaitedCalls([call('runs0001', { status: 'approved', ...decided, deliveredAt: late })], 's1', () => ({}), now), []);
   });
 
+  it('a call whose taking time cannot be read is not waited for (waited on, it would never end)', () => {
+    assert.deepEqual(awaitedCalls([call('runs0001', { status: 'approved', ...decided, deliveredAt: 'not a time' })], 's1', () => ({}), now), []);
+  });
+
   it('reads the session only when an approved call was taken', () => {
     let reads = 0;
     awaitedCalls([call('pend0001', { status: 'pending' })], 's1', () => (reads++, {}), now);
