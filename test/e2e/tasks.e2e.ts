@@ -78,10 +78,13 @@ describe('e2e: background tasks from the Tasks view', function () {
     await waitFor(async () => ((await page.locator('.editor-group-container').innerText().catch(() => '')).includes('task.txt') ? true : undefined), { timeoutMs: 30_000, what: 'task.txt in the diff' });
 
     // A commit for a pull request, from the row's context menu: on the task's branch, by the person.
-    await taskRow.click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Commit Task for Pull Request…' }).click();
+    // The menu is opened again if a redraw of the view closed it before the click landed.
     const box = page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitFor(async () => {
+      await taskRow.click({ button: 'right' });
+      await page.locator('.context-view .action-label', { hasText: 'Commit Task for Pull Request…' }).click({ timeout: 5_000 }).catch(() => undefined);
+      return box.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => undefined);
+    }, { timeoutMs: 60_000, what: 'the commit input from the context menu' });
     assert.equal(await box.inputValue(), 'write task.txt', "the message offered is the task's text");
     await answerInput(page, 'Add task.txt');
     await waitForNotice(page, `committed task ${id}'s work on branch pepe/task-${id}`);

@@ -45,8 +45,10 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
     const picked = await vscode.window.showQuickPick(tasks.map((t) => ({ label: visibleLine(t.text).slice(0, 80), description: `${t.status} · ${t.agent}`, id: t.id })), { placeHolder: 'a background task' });
     return picked?.id;
   };
+  // A command that changes a task redraws the view after it; one that only reads (the diff, the
+  // conversation) does not: a redraw closes a context menu the person has just opened on a row.
   const guarded =
-    <A extends unknown[]>(fn: (...a: A) => Promise<unknown>) =>
+    <A extends unknown[]>(fn: (...a: A) => Promise<unknown>, changes = true) =>
     async (...a: A) => {
       try {
         return await fn(...a);
@@ -54,7 +56,7 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
         report(e);
         return undefined;
       } finally {
-        tree.refresh();
+        if (changes) tree.refresh();
       }
     };
 
@@ -88,7 +90,7 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
         const t = (await service()).get(id);
         if (!t.sessionId) throw new Error(`task ${t.id} has no conversation yet`);
         await vscode.commands.executeCommand('pepe.chat.open', { agent: t.agent, sessionId: t.sessionId });
-      }),
+      }, false),
     ),
     vscode.commands.registerCommand(
       'pepe.task.diff',
@@ -105,7 +107,7 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
         });
         await vscode.commands.executeCommand('vscode.changes', `Task ${task.id}: ${visibleLine(task.text).slice(0, 40)} (against ${task.base})`, resources);
         return diff.files;
-      }),
+      }, false),
     ),
     vscode.commands.registerCommand(
       'pepe.task.merge',
