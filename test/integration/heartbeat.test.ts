@@ -31,10 +31,11 @@ describe('heartbeat in the extension host', function () {
     config.agents = { ...(config.agents ?? {}), [agent]: { model: 'mock', heartbeat: { every_minutes: 60, prompt: 'pulse check from the heartbeat test' } } };
     writeFileSync(path.join(pepeHome(), 'config.json'), JSON.stringify(config, null, 2));
 
+    // The session's file appears with its first message; its title is written just after.
     const sessions = await waitUntil(() => {
       const list = pepe.sessions.list(agent);
-      return list.length ? list : undefined;
-    }, 'a heartbeat session for the new agent');
+      return list.length && list[0]!.title ? list : undefined;
+    }, 'a titled heartbeat session for the new agent');
     assert.equal(sessions.length, 1);
     assert.match(sessions[0]!.title ?? '', /^heartbeat /);
     const transcript = pepe.sessions.load(agent, sessions[0]!.id).messages.map((m) => m.content).join('\n');
