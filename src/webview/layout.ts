@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { AgentInfo, ModelChoice, PanelState, SessionSummary } from '../protocol/messages.js';
+import type { AgentInfo, ModelChoice, PanelState } from '../protocol/messages.js';
 import { h, icon, iconButton } from './dom.js';
 
 /** The panel's fixed parts: header (pickers, tier, new session, history), history list, transcript, composer. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../errors.js';
 import { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type Withdrawn } from './approval.js';
-import { GrammarNotLoadedError, loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
+import { classifyLoadingGrammar } from './bash-grammar.js';
 import { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 import { visible } from '../display.js';
 import { controlFileHints } from './control-files.js';
@@ -10,7 +10,6 @@ import { anyArgumentsMayCover, scopedGrantMayCover } from './risk-kinds.js';
 import type { BarrierOptions, ToolCallCheck } from './barrier-types.js';
 import { autoApproveEntry, chainOf, formatDuration, isFileReadOutside, narrowDecision, noteSecretFiles, withRepositoryConfig } from './barrier-rules.js';
 import { classifyToolCall, type RiskHint, type ShellVerdict } from './risk.js';
-import type { RunPermissionState } from './run-state.js';
 import { SessionGrants } from './session-grants.js';
 import { describeReasons, summarizeCall } from './summary.js';
 import { classifyTool } from './tool-classes.js';
@@ -382,22 +381,4 @@ export class PermissionBarrier {
   private newId(): string {
     return this.options.newId?.() ?? randomBytes(4).toString('hex');
   }
-}
-
-/**
- * Classifies a shell call, loading the bash grammar only when the reading needs it: a plain line
- * (`true`, `npm test`: plain-command.ts) is read without it, so the first command of a process
- * does not wait for the grammar to load. Anything that needs the grammar before it is there
- * stops the classification (it is pure), which runs again once the grammar has loaded.
- */
-async function classifyLoadingGrammar<T>(classify: () => T): Promise<T> {
-  if (!shellGrammarReady()) {
-    try {
-      return classify();
-    } catch (e) {
-      if (!(e instanceof GrammarNotLoadedError)) throw e;
-    }
-    await loadShellGrammar();
-  }
-  return classify();
 }

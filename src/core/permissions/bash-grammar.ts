@@ -96,3 +96,21 @@ function locate(file: string, request: string): string | null {
   }
   return candidates.find((c) => existsSync(c)) ?? null;
 }
+
+/**
+ * Classifies a shell call, loading the bash grammar only when the reading needs it: a plain line
+ * (`true`, `npm test`: plain-command.ts) is read without it, so the first command of a process
+ * does not wait for the grammar to load. Anything that needs the grammar before it is there
+ * stops the classification (it is pure), which runs again once the grammar has loaded.
+ */
+export async function classifyLoadingGrammar<T>(classify: () => T): Promise<T> {
+  if (!shellGrammarReady()) {
+    try {
+      return classify();
+    } catch (e) {
+      if (!(e instanceof GrammarNotLoadedError)) throw e;
+    }
+    await loadShellGrammar();
+  }
+  return classify();
+}

@@ -11,7 +11,7 @@ import { parsePlainCommand } from './plain-command.js';
  */
 
 export type { ParsedShell, ShellProblem, ShellRedirect, ShellWord, SimpleCommand, Substitution, SubstitutionKind } from './shell-types.js';
-import type { ParsedShell, ShellProblem, ShellRedirect, ShellWord, SimpleCommand, Substitution, SubstitutionKind } from './shell-types.js';
+import type { ParsedShell, ShellRedirect, ShellWord, SubstitutionKind } from './shell-types.js';
 
 /** Commands nested deeper than this (substitutions, subshells, groups, bodies) are unclear. */
 export const MAX_NESTING = 64;

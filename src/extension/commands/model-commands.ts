@@ -13,7 +13,6 @@ import { Cancelled, pick } from './ui.js';
 
 type Provider = 'openai' | 'openai-compatible' | 'anthropic' | 'vscode';
 
-const TITLE = 'Pepe: Add Model';
 const DEFAULTS: Record<'openai' | 'anthropic', { model: string }> = {
   openai: { model: 'gpt-4o-mini' },
   anthropic: { model: 'claude-sonnet-4-5' },

@@ -1,7 +1,4 @@
 import * as vscode from 'vscode';
-import type { Pepe } from '../../core/pepe.js';
-import type { ApiKeys } from '../host/api-keys.js';
-import type { PepeHost } from '../host/pepe-host.js';
 import { mcpAdd } from './mcp-add.js';
 import type { McpUiDeps } from './mcp-ui-deps.js';
 import { McpTree, type McpServerNode } from './mcp-tree.js';
