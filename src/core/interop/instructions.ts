@@ -1,6 +1,6 @@
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import { isFolderWithin, readTextFile, relativeName, sortedEntries, splitFrontMatter } from './text-files.js';
+import { isFolderWithin, readTextFile, relativeName, rootRealPaths, sortedEntries, splitFrontMatter } from './text-files.js';
 
 /**
  * Project instructions (issue 24): the files a repository keeps for coding agents, read as they
@@ -108,6 +108,8 @@ async function rootCandidates(root: string): Promise<Candidate[]> {
 export class TurnInstructions {
   private readonly given = new Set<string>();
   private left = INSTRUCTION_TOTAL_CHARS;
+  /** The root's real path, followed once for the turn (issue 27). */
+  private readonly rootReal = rootRealPaths();
   /** Files found but over the total cap, by name. */
   readonly leftOut: string[] = [];
 
@@ -136,7 +138,7 @@ export class TurnInstructions {
     for (const c of candidates) {
       const name = relativeName(this.root, c.path);
       if (this.given.has(name) || !chosen(this.selection, name)) continue;
-      const file = await readTextFile(c.path, this.root, INSTRUCTION_FILE_CHARS * 2);
+      const file = await readTextFile(c.path, this.root, INSTRUCTION_FILE_CHARS * 2, this.rootReal);
       if (!file) continue;
       let text = file.text;
       if (c.strip) {

@@ -11,6 +11,23 @@ import { parse as parseYaml } from 'yaml';
  * turn), and only the first bytes of a large file are read.
  */
 
+/**
+ * `realpath` remembered per root for one holder (a turn's instruction files: the same root for
+ * every file it reads); a root that could not be followed is tried again next time.
+ */
+export function rootRealPaths(): (root: string) => Promise<string> {
+  const memo = new Map<string, Promise<string>>();
+  return (root) => {
+    let found = memo.get(root);
+    if (!found) {
+      found = realpath(root);
+      memo.set(root, found);
+      found.catch(() => memo.delete(root));
+    }
+    return found;
+  };
+}
+
 const within = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /** Bytes read at most from one file: its cap in characters, times 4 (UTF-8), plus room to say it was cut. */
@@ -29,11 +46,11 @@ export interface TextFile {
  * regular file, or really lies outside `root` (both judged on real paths). Never throws for a
  * file that cannot be read: it is simply not there.
  */
-export async function readTextFile(path: string, root: string, maxChars: number): Promise<TextFile | null> {
+export async function readTextFile(path: string, root: string, maxChars: number, rootReal: (root: string) => Promise<string> = realpath): Promise<TextFile | null> {
   let real: string;
   let realRoot: string;
   try {
-    [real, realRoot] = await Promise.all([realpath(path), realpath(root)]);
+    [real, realRoot] = await Promise.all([realpath(path), rootReal(root)]);
   } catch {
     return null;
   }

@@ -16,6 +16,7 @@ import { withAttachments } from '../context-attachments.js';
 import { parseImages, type ImagePart } from '../images.js';
 import { withImagesOnLastUser } from './image-gate.js';
 import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
+import { RootRealPaths } from '../tools/paths.js';
 import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
 import { readSkill } from '../interop/skills.js';
 import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions } from './turn-interop.js';
@@ -204,6 +205,7 @@ export class AgentRuntime {
       outsideContent: () => (run.tookInOutsideContent ? run.outsideContentSources : []),
       workspaceTrusted: this.deps.trusted(),
       skills: interop.skills,
+      rootPaths: new RootRealPaths(),
       ...(this.deps.writeFile ? { writeFile: this.deps.writeFile } : {}),
       ...(this.deps.editorFeedback ? { editorFeedback: this.deps.editorFeedback } : {}),
       beforeChange: turnCheckpointer({ pepeHome: this.deps.paths.home, workspace, agent: opts.agent, sessionId: id, turnId, message: opts.text, chain, emit, env: this.deps.env }),

@@ -47,14 +47,15 @@ async function refuseSpecial(requested: string, lexical: string, real: string, i
 }
 
 /** What `access` to `requested` touches, judged on the real path. Throws ToolRefusal for what must never run. */
-export async function pathFact(requested: string, access: 'read' | 'write', ctx: Pick<ToolContext, 'workspace' | 'paths'>): Promise<PathFact> {
+export async function pathFact(requested: string, access: 'read' | 'write', ctx: Pick<ToolContext, 'workspace' | 'paths' | 'rootPaths'>): Promise<PathFact> {
   const workspace = resolve(ctx.workspace);
   const lexical = resolveInWorkspace(workspace, requested);
   let real: string;
   let realWorkspace: string;
   let realHome: string;
+  const rootReal = (root: string) => (ctx.rootPaths ? ctx.rootPaths.real(root) : realPathOf(root));
   try {
-    [real, realWorkspace, realHome] = await Promise.all([realPathOf(lexical), realPathOf(workspace), realPathOf(resolve(ctx.paths.home))]);
+    [real, realWorkspace, realHome] = await Promise.all([realPathOf(lexical), rootReal(workspace), rootReal(resolve(ctx.paths.home))]);
   } catch (e) {
     if (e instanceof LinkLoopError) throw new ToolRefusal(`${requested}: its symbolic links loop or go too deep`);
     throw new ToolRefusal(`${requested}: cannot tell where it leads (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);

@@ -53,3 +53,23 @@ async function follow(path: string, budget: { links: number }): Promise<string> 
   }
   return join(await follow(parent, budget), basename(path));
 }
+
+/**
+ * The real paths of a turn's roots (its workspace, $PEPE_HOME), each followed once for the turn
+ * instead of once per file-tool call (issue 27). The file itself is still followed on every call;
+ * a root that could not be followed is tried again next time.
+ */
+export class RootRealPaths {
+  private readonly memo = new Map<string, Promise<string>>();
+
+  real(absolute: string): Promise<string> {
+    const key = resolve(absolute);
+    let found = this.memo.get(key);
+    if (!found) {
+      found = realPathOf(key);
+      this.memo.set(key, found);
+      found.catch(() => this.memo.delete(key));
+    }
+    return found;
+  }
+}

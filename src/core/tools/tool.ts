@@ -5,6 +5,7 @@ import type { PepePaths } from '../paths.js';
 import type { TurnEvent } from '../events.js';
 import type { SlotEvents, SlotService } from '../slots/slot-service.js';
 import type { SkillCatalog } from '../interop/skill-types.js';
+import type { RootRealPaths } from './paths.js';
 
 /** What a tool returns to the model. `untrusted` marks outside content (spec 5.3). */
 export interface ToolOutcome {
@@ -68,6 +69,8 @@ export interface ToolContext {
   editorFeedback?: import('./editor-feedback.js').EditorFeedback;
   /** The skills this turn can load (load_skill); set by the runtime. Absent: none. */
   skills?: SkillCatalog;
+  /** Set by the runtime per turn: the workspace's and $PEPE_HOME's real paths, followed once. Absent: followed on every call. */
+  rootPaths?: RootRealPaths;
 }
 
 /** One file change a file tool has checked and computed. */
