@@ -1,7 +1,7 @@
 // Bundles the two hosts (extension, CLI) and writes the config JSON Schema next to them.
 import { build } from 'esbuild';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { cliBuilds } from './scripts/cli-bundles.mjs';
+import { cliBuilds, extensionCoreBuild, withHelpText, zodEnglishOnly } from './scripts/cli-bundles.mjs';
 import { sdkTypesText } from './scripts/sdk-types-text.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -22,16 +22,19 @@ await mkdir('dist', { recursive: true });
 // The sources are ES modules (package.json "type": "module"); the bundles are CommonJS, which is
 // what VS Code loads, so dist/ gets its own package.json saying so.
 await writeFile('dist/package.json', JSON.stringify({ type: 'commonjs' }) + '\n');
+const cli = await cliBuilds(common);
 await Promise.all([
-  // extension-core.js holds the core and is required by extension.js on first use (light activation).
-  build({ ...common, entryPoints: { extension: 'src/extension/activate.ts', 'extension-core': 'src/extension/core-bundle.ts' }, outdir: 'dist', external: ['vscode'] }),
+  // extension.js is the activation; extension-core.js, required on first use, the rest (light activation).
+  build({ ...common, entryPoints: { extension: 'src/extension/activate.ts' }, outdir: 'dist', external: ['vscode'], plugins: [...common.plugins, zodEnglishOnly] }),
+  // It takes the core, zod and the heavy dependencies from the CLI's bundles (scripts/cli-bundles.mjs).
+  build(await extensionCoreBuild(common)),
   // The CLI: a small entry (commander and the command definitions) plus bundles it requires on
   // demand, so `pepe --help` does not load the core (see scripts/cli-bundles.mjs).
-  ...(await cliBuilds(common)).map((options) => build(options)),
+  ...cli.map((options) => build(options)),
   // The chat webview's script (issue 7): runs in the browser, so its own bundle; codicons beside it.
-  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' }),
+  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, plugins: [...common.plugins, zodEnglishOnly], entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' }),
   // The model setup form's script (issue 26): a page of its own, so a bundle of its own.
-  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, entryPoints: { 'model-form': 'src/webview-model-form/main.ts' }, outdir: 'dist' }),
+  build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, plugins: [...common.plugins, zodEnglishOnly], entryPoints: { 'model-form': 'src/webview-model-form/main.ts' }, outdir: 'dist' }),
   // The bash grammar the permission barrier parses commands with (WebAssembly), beside the bundles.
   copyFile('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm'),
   copyFile('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm'),
@@ -39,6 +42,9 @@ await Promise.all([
     Promise.all(['codicon.css', 'codicon.ttf'].map((f) => copyFile(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`))),
   ),
 ]);
+
+// `pepe --help` prints the help built into dist/cli.js (the CLI just built is asked for it).
+await build(withHelpText(cli[0]));
 
 // The JSON Schema comes from the same zod schema the store validates with (spec 2).
 const schemaModule = await build({

@@ -13,14 +13,19 @@
 //                            exports load the real bundle on first use
 //
 // Node built-ins few commands use get the same kind of stand-in (LAZY_BUILTINS).
+import { execFileSync } from 'node:child_process';
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 
 const ROOT = import.meta.dirname ? resolve(import.meta.dirname, '..') : process.cwd();
 const ERRORS = resolve(ROOT, 'src/core/errors.ts');
 const CORE_BUNDLE = resolve(ROOT, 'src/cli/core-bundle.ts');
 const MAIN = resolve(ROOT, 'src/cli/main.ts');
+const CORE_DIR = resolve(ROOT, 'src/core') + '/';
+const EXTENSION_CORE = resolve(ROOT, 'src/extension/core-bundle.ts');
 
 /**
  * Vendor bundle name → the packages in it. Add a package here when it is heavy and not needed by
@@ -144,8 +149,69 @@ export const zodEnglishOnly = {
   },
 };
 
+/**
+ * The core modules the extension's core bundle imports itself (from outside src/core): cli-core.js
+ * exports each of them (as `sharedCore`), so dist/extension-core.js takes them from there instead
+ * of carrying a second copy of the core (the .vsix ships both).
+ */
+async function extensionCoreImports(shared) {
+  const found = new Set();
+  await build({
+    ...shared, entryPoints: [EXTENSION_CORE], write: false, outdir: resolve(ROOT, 'dist'), sourcemap: false, external: ['vscode'], logLevel: 'error',
+    plugins: [...shared.plugins, {
+      name: 'pepe-core-imports',
+      setup(b) {
+        b.onResolve({ filter: /\.js$/ }, (args) => {
+          const source = sourceOf(args);
+          if (!source.startsWith(CORE_DIR) || args.importer.startsWith(CORE_DIR) || !existsSync(source)) return undefined;
+          found.add(relative(ROOT, source).split(sep).join('/'));
+          return { path: source, external: true };
+        });
+      },
+    }],
+  });
+  return [...found].sort();
+}
+
+/** In dist/extension-core.js: each shared core module (and zod) is cli-core.js's copy. */
+const coreFromCli = (modules) => ({
+  name: 'pepe-core-from-cli',
+  setup(b) {
+    const load = "require(require('node:path').join(__dirname, 'cli-core.js'))";
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.importer.startsWith(CORE_DIR)) return undefined;
+      const rel = relative(ROOT, sourceOf(args)).split(sep).join('/');
+      return modules.includes(rel) ? { path: rel, namespace: 'pepe-shared-core' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'pepe-shared-core' }, (args) => ({ loader: 'js', contents: `module.exports = ${load}.sharedCore[${JSON.stringify(args.path)}];` }));
+    b.onResolve({ filter: /^zod$/ }, () => ({ path: 'zod', namespace: 'pepe-shared-zod' }));
+    b.onLoad({ filter: /.*/, namespace: 'pepe-shared-zod' }, () => ({ loader: 'js', contents: `module.exports = ${load}.zodForVendors;` }));
+  },
+});
+
+/**
+ * dist/extension-core.js: the extension's own half of the core bundle. The core itself, zod and
+ * the heavy dependencies are the CLI's bundles (cli-core.js, cli-vendor/), required from it: one
+ * copy of each in the .vsix.
+ */
+export async function extensionCoreBuild(shared) {
+  const modules = await extensionCoreImports(shared);
+  return { ...shared, entryPoints: { 'extension-core': EXTENSION_CORE }, outdir: 'dist', external: ['vscode'], plugins: [...shared.plugins, zodEnglishOnly, coreFromCli(modules), await lazyVendors()] };
+}
+
+/**
+ * The options of dist/cli.js (the first of cliBuilds) with `pepe --help`'s text built in: the text
+ * the CLI just built prints, so `pepe --help` need not load commander and the command definitions.
+ */
+export function withHelpText(cliOptions) {
+  const text = execFileSync(process.execPath, [resolve(ROOT, 'dist/cli.js'), '--help'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PEPE_CODE_CACHE: 'off' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (!text.startsWith('Usage: pepe')) throw new Error(`pepe --help printed no help: ${text.slice(0, 200)}`);
+  return { ...cliOptions, define: { ...cliOptions.define, PEPE_HELP_TEXT: JSON.stringify(text) } };
+}
+
 /** esbuild options for every CLI bundle, given the options shared by all bundles. */
 export async function cliBuilds(shared) {
+  const sharedModules = await extensionCoreImports(shared);
   await rm(resolve(ROOT, 'dist/cli-vendor'), { recursive: true, force: true }); // no stale vendor bundles
   // A short-lived process reads, decodes and scans all of its bundles each time: the CLI's are
   // minified (whitespace and syntax; names kept readable for --verbose stacks; source maps beside them).
@@ -153,10 +219,23 @@ export async function cliBuilds(shared) {
   const common = { ...shared, minifyWhitespace: true, minifySyntax: true, plugins: [...shared.plugins, zodEnglishOnly] };
   return [
     // `supported`: a lazy import() becomes a require (no ES module loader start-up).
-    { ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [MAIN]: './cli-main.js', [ERRORS]: './cli-errors.js' }), await lazyBuiltins()] },
+    // PEPE_HELP_TEXT: none in this build; withHelpText builds it again with the help it prints.
+    { ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', define: { PEPE_HELP_TEXT: 'undefined' }, banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [MAIN]: './cli-main.js', [ERRORS]: './cli-errors.js' }), await lazyBuiltins()] },
     // cli-main.js gets the vendor stand-ins too (yaml, for front matter, would be half of `--help`).
     { ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js', [CORE_BUNDLE]: './cli-core.js' }), await lazyVendors(), await lazyBuiltins()] },
-    { ...common, entryPoints: { 'cli-core': 'src/cli/core-bundle.ts' }, outdir: 'dist', plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js' }), await lazyVendors(), await lazyBuiltins()] },
+    {
+      ...common,
+      // The CLI's core, and every core module the extension's core bundle takes from it.
+      stdin: {
+        contents: [
+          "export * from './src/cli/core-bundle.js';",
+          ...sharedModules.map((m, i) => `import * as m${i} from './${m.replace(/\.ts$/, '.js')}';`),
+          `export const sharedCore = { ${sharedModules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')} };`,
+        ].join('\n'),
+        resolveDir: ROOT, sourcefile: 'cli-core.ts', loader: 'ts',
+      },
+      outfile: 'dist/cli-core.js',
+      plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js' }), await lazyVendors(), await lazyBuiltins()] },
     { ...common, entryPoints: { 'cli-errors': 'src/core/errors.ts' }, outdir: 'dist' },
     ...Object.entries(LAZY_VENDORS).map(([vendor, packages]) => ({
       ...common,

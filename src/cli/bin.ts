@@ -1,28 +1,12 @@
 /**
- * dist/cli.js, the `pepe` program: turns the code cache on (code-cache.ts), then loads the
- * commands (main.ts, bundled as dist/cli-main.js) through it. Only the bundle runs this file.
+ * dist/cli.js, the `pepe` program. `pepe --help` prints the help the build generated (the same
+ * text commander prints at the default width of 80 columns) without loading anything else; every
+ * other command goes on in start.ts. Only the bundle runs this file.
  */
-import { setFlagsFromString } from 'node:v8';
-import { errorMessage } from '../core/errors.js';
-import { enableAsciiBundleRead } from './bundle-read.js';
-import { enableCodeCache } from './code-cache.js';
+declare const PEPE_HELP_TEXT: string | undefined;
 
-// The bash grammar is WebAssembly (tree-sitter). V8 compiles it with its baseline compiler and then
-// recompiles it with the optimising one in the background: for a short-lived `pepe` process that
-// second compile is pure cost (about 0.9 s of CPU per process that classifies a command, measured
-// with whole-process timings), while the baseline code parses a command line in well under a
-// millisecond. Set before any WebAssembly is compiled; the extension host is left alone.
-setFlagsFromString('--liftoff-only');
-enableAsciiBundleRead(__dirname);
-enableCodeCache(__dirname);
-import('./main.js')
-  .then(({ main }) => main(process.argv.slice(2)))
-  .then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`pepe: ${errorMessage(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
+const args = process.argv.slice(2);
+const help = typeof PEPE_HELP_TEXT === 'string' && args.length === 1 && (args[0] === '--help' || args[0] === '-h');
+// Commander wraps the help to a terminal's width, and to 80 columns when the output is not a terminal.
+if (help && (!process.stdout.isTTY || process.stdout.columns === 80)) process.stdout.write(PEPE_HELP_TEXT);
+else void import('./start.js');

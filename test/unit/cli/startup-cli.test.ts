@@ -56,11 +56,22 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     assert.equal(wrong.dist('cli-core.js'), false);
   });
 
+  it('--help prints the help commander prints, from the entry bundle alone', async () => {
+    const help = await traced(home, ['--help']);
+    assert.equal(help.exitCode, 0, help.stderr);
+    assert.equal(help.dist('cli-main.js'), false, `--help loaded the commands: ${help.loaded.join(', ')}`);
+    const commander = await execa('node', ['-e', "require(process.argv[1]).main(['--help']).then((c) => { process.exitCode = c; })", join(ROOT, 'dist/cli-main.js')], { reject: false, stdin: 'ignore' });
+    assert.equal(commander.exitCode, 0, commander.stderr);
+    assert.equal(help.stdout, commander.stdout);
+    const short = await traced(home, ['-h']);
+    assert.equal(short.stdout, commander.stdout);
+  });
+
   it('the heavy dependencies live in their own bundles, not in the entry or the core', () => {
     const text = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
     // A string only each library's own code contains (the core names yaml's exports, hence a class body).
     const marks = {
-      'ai-sdk.js': 'anthropic-version',
+      'ai-sdk.js': 'anthropic-beta', // (the core's model list sends anthropic-version itself)
       'yaml.js': 'super("YAMLParseError"',
       'sucrase.js': 'getJSXPragmaInfo',
       'execa.js': 'execaCoreAsync',
