@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { bubblewrapSetsEnv, confinedCommand, confinementFailed, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
+import { bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
@@ -71,6 +71,25 @@ export class BuiltinSandbox {
   /** Whether commands run confined now; when not, why (shown by slot list, doctor and the Slots tree). */
   status(): Promise<ConfinementStatus> {
     return this.detect();
+  }
+
+  /**
+   * A command is on its way (its call is being resolved and judged). Where a confined command
+   * waits for a shell in its process-limit group (see warmShell), that shell is started now, so
+   * its start and its joining the group overlap the judging instead of following it: the first
+   * command of a process no longer pays them on its path. Nothing else changes: the command still
+   * runs only if run() is called, confined as always.
+   */
+  prepare(): void {
+    if (this.warm || this.rewarming || this.disposed || process.platform !== 'linux' || process.getuid?.() !== 0) return;
+    const limit = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+    if (!limit) return;
+    void this.status().then(
+      (status) => {
+        if (status.confined && status.backend === 'bubblewrap' && bubblewrapSetsEnv() && !this.warm && !this.rewarming && !this.disposed) this.warm = WarmShell.start(limit);
+      },
+      () => undefined,
+    );
   }
 
   async run(program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
@@ -227,9 +246,10 @@ export class BuiltinSandbox {
  * A shell started ahead of time in a pids cgroup of its own (created with the limit), waiting on
  * its input for the command to exec. It joins the group before it reads anything, so the command
  * and everything it starts are inside; if it cannot join, it exits 125 and the command does not
- * run. The command line is sent on its input as one `exec` with every word single-quoted (read
- * whole with `cat`: the input is a socket, which cannot be opened as /dev/stdin), and bubblewrap
- * gets the command's environment as `--clearenv --setenv…` (the shell's own is PATH only).
+ * run. The command line is sent on its input as one line, an `exec` with every word single-quoted
+ * (a newline inside a word written as `$N`, which holds one), read by the shell's own `read`: no
+ * second process (a `cat`) between the command's arrival and bubblewrap. Bubblewrap gets the
+ * command's environment as `--clearenv --setenv…` (the shell's own is PATH only).
  */
 class WarmShell {
   private constructor(
@@ -241,7 +261,7 @@ class WarmShell {
   static start(limit: number): WarmShell | null {
     const cgroup = PidsCgroup.create(limit);
     if (!cgroup) return null;
-    const script = 'echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; eval "$(cat)"';
+    const script = `echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; N='\n'; IFS= read -r line || exit 0; eval "$line"`;
     const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
     const { child } = launched;
     if (!child) {
@@ -289,4 +309,5 @@ process.once('exit', () => {
   for (const child of live) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
 });
 
-const singleQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+/** A word for the waiting shell's one line: single-quoted, a newline in it spliced in as "$N". */
+const singleQuote = (word: string) => `'${word.replace(/'/g, `'\\''`).replace(/\n/g, `'"$N"'`)}'`;
