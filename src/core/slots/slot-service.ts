@@ -250,12 +250,6 @@ export class SlotService {
     return resolveConfigured(this.deps.config(), 'harness', { agent }).configured;
   }
 
-  /** A command is about to be judged: the built-in gets ready to run it (nothing when a plugin holds the slot). */
-  prepareSandbox(agent: string | null): void {
-    if (!this.deps.builtins || resolveConfigured(this.deps.config(), 'sandbox', { agent }).configured) return;
-    this.deps.builtins.sandbox.prepare();
-  }
-
   /** Spec 3.5: a sandbox plugin is the confinement; the built-in says whether it confines now. */
   async sandboxConfinement(agent: string | null): Promise<{ confined: boolean; reason?: string }> {
     if (resolveConfigured(this.deps.config(), 'sandbox', { agent }).configured) return { confined: true };

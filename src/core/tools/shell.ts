@@ -62,10 +62,7 @@ export const bash = defineTool({
     cwd: z.string().optional().describe('working directory, relative to the workspace'),
     timeout_ms: z.number().int().positive().optional(),
   }),
-  resolve: ({ cwd }, ctx) => {
-    ctx.slots.prepareSandbox(ctx.agent);
-    return commandFacts(cwd, ctx);
-  },
+  resolve: ({ cwd }, ctx) => commandFacts(cwd, ctx),
   execute: ({ command, cwd, timeout_ms }, ctx) => runInSandbox(ctx, 'bash', ['-c', command], cwd, timeout_ms),
 });
 
@@ -78,9 +75,6 @@ export const runScript = defineTool({
     cwd: z.string().optional(),
     timeout_ms: z.number().int().positive().optional(),
   }),
-  resolve: ({ cwd }, ctx) => {
-    ctx.slots.prepareSandbox(ctx.agent);
-    return commandFacts(cwd, ctx);
-  },
+  resolve: ({ cwd }, ctx) => commandFacts(cwd, ctx),
   execute: ({ program, args, cwd, timeout_ms }, ctx) => runInSandbox(ctx, program, args, cwd, timeout_ms),
 });

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
+import { bubblewrapSetsEnv, confinedCommand, confinementFailed, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
@@ -71,25 +71,6 @@ export class BuiltinSandbox {
   /** Whether commands run confined now; when not, why (shown by slot list, doctor and the Slots tree). */
   status(): Promise<ConfinementStatus> {
     return this.detect();
-  }
-
-  /**
-   * A command is on its way (its call is being resolved and judged). Where a confined command
-   * waits for a shell in its process-limit group (see warmShell), that shell is started now, so
-   * its start and its joining the group overlap the judging instead of following it: the first
-   * command of a process no longer pays them on its path. Nothing else changes: the command still
-   * runs only if run() is called, confined as always.
-   */
-  prepare(): void {
-    if (this.warm || this.rewarming || this.disposed || process.platform !== 'linux' || process.getuid?.() !== 0) return;
-    const limit = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
-    if (!limit) return;
-    void this.status().then(
-      (status) => {
-        if (status.confined && status.backend === 'bubblewrap' && bubblewrapSetsEnv() && !this.warm && !this.rewarming && !this.disposed) this.warm = WarmShell.start(limit);
-      },
-      () => undefined,
-    );
   }
 
   async run(program: string, argv: string[], opts: SandboxRunOptions): Promise<SandboxRunResult> {
