@@ -94,6 +94,19 @@ describe('the built-in sandbox, confined (spec 3.5)', function () {
     assert.deepEqual(left, [], 'a cgroup was left behind');
   });
 
+  it('as root, the shell kept waiting gets the words and environment of the command exact (quotes, newlines, empty words)', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+    assert.equal((await sandbox.run('true', [], { cwd: ws, env, timeoutMs: 10_000 })).exitStatus, 0);
+    // The next command goes through the shell started when the first was done.
+    await new Promise((res) => setTimeout(res, 200));
+    const words = ['a\nb', "it's", '  $N `x` \\ ', '\n', "'\n'", ''];
+    const r = await sandbox.run('bash', ['-c', 'printf "[%s]" "$@"; echo "|$EXTRA"', 'sh', ...words], { cwd: ws, env: { ...env, EXTRA: 'line 1\nline 2' }, timeoutMs: 10_000 });
+    assert.equal(r.exitStatus, 0, r.output);
+    assert.equal(r.output, `${words.map((w) => `[${w}]`).join('')}|line 1\nline 2\n`);
+    sandbox.dispose();
+  });
+
   it('unconfined (no backend): the command still runs, and the status carries the reason', async () => {
     const sandbox = new BuiltinSandbox(() => undefined, { detect: async () => ({ confined: false, reason: 'user namespaces are disabled' }) });
     assert.deepEqual(await sandbox.status(), { confined: false, reason: 'user namespaces are disabled' });
