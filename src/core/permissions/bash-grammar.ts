@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import type * as TreeSitter from 'web-tree-sitter';
 import { errorMessage } from '../errors.js';
 
@@ -10,8 +11,8 @@ import { errorMessage } from '../errors.js';
  * parsing is synchronous (a 200-character command takes about a tenth of a millisecond).
  *
  * Where the two .wasm files are found: next to the running bundle (the CommonJS bundles of the
- * CLI and the extension ship `tree-sitter.wasm` and `tree-sitter-bash.wasm` beside them), else in
- * node_modules (sources run through tsx).
+ * CLI and the extension ship `tree-sitter.wasm.br` and `tree-sitter-bash.wasm.br` beside them,
+ * brotli-compressed to keep the package small), else in node_modules (sources run through tsx).
  */
 
 export type SyntaxNode = TreeSitter.Node;
@@ -60,14 +61,27 @@ export function parseBashTree(source: string): SyntaxTree {
 
 async function load(): Promise<TreeSitter.Parser> {
   const mod = await importRuntime();
-  const runtimeWasm = locate(RUNTIME_WASM, 'web-tree-sitter/tree-sitter.wasm');
-  await mod.Parser.init(runtimeWasm ? { locateFile: (file: string) => (file === RUNTIME_WASM ? runtimeWasm : file) } : {});
-  const grammarPath = locate(GRAMMAR_WASM, 'tree-sitter-bash/tree-sitter-bash.wasm');
-  if (!grammarPath) throw new Error(`${GRAMMAR_WASM} was not found next to the program or in node_modules`);
-  const language = await mod.Language.load(new Uint8Array(readFileSync(grammarPath)));
+  const runtime = wasmBytes(RUNTIME_WASM, 'web-tree-sitter/tree-sitter.wasm');
+  await mod.Parser.init(runtime ? { wasmBinary: runtime } : {});
+  const grammar = wasmBytes(GRAMMAR_WASM, 'tree-sitter-bash/tree-sitter-bash.wasm');
+  if (!grammar) throw new Error(`${GRAMMAR_WASM} was not found next to the program or in node_modules`);
+  const language = await mod.Language.load(grammar);
   const p = new mod.Parser();
   p.setLanguage(language);
   return p;
+}
+
+/**
+ * A .wasm file's bytes: the bundles ship it brotli-compressed beside them (`NAME.wasm.br`, unpacked
+ * here in memory); from sources it is the package's own file.
+ */
+function wasmBytes(file: string, request: string): Uint8Array | null {
+  if (typeof __dirname === 'string') {
+    const packed = join(__dirname, `${file}.br`);
+    if (existsSync(packed)) return new Uint8Array(brotliDecompressSync(readFileSync(packed)));
+  }
+  const plain = locate(file, request);
+  return plain ? new Uint8Array(readFileSync(plain)) : null;
 }
 
 /**
