@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Every message between the model setup form (a webview) and its host, validated on both sides.
@@ -12,16 +12,16 @@ export type FormProvider = (typeof FORM_PROVIDERS)[number];
 export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /**
- * The schemas, built on first use (nothing runs when the module loads). This module is bundled
- * twice: into the page's script and into the host's core bundle, where zod/mini is not set up
- * before first use, hence the full zod here.
+ * The schemas, built on first use (nothing runs when the module loads). zod/mini, as in the chat
+ * webview's protocol: the page's script carries a small zod, and only success or failure of a
+ * parse is used (no error text reaches anyone).
  */
 function build() {
   const provider = z.enum(FORM_PROVIDERS);
-  const short = z.string().max(2048);
-  const key = z.string().max(8192);
+  const short = z.string().check(z.maxLength(2048));
+  const key = z.string().check(z.maxLength(8192));
   /** What the person filled in. `apiKey` empty: keep the stored key (or none is needed). */
-  const draft = z.object({ provider, baseUrl: z.optional(short), apiKey: z.optional(key), model: short, id: z.string().max(64) });
+  const draft = z.object({ provider, baseUrl: z.optional(short), apiKey: z.optional(key), model: short, id: z.string().check(z.maxLength(64)) });
   const form = z.discriminatedUnion('type', [
     z.object({ type: z.literal('ready') }),
     z.object({ type: z.literal('listModels'), seq: z.number(), provider, baseUrl: z.optional(short), apiKey: z.optional(key) }),
