@@ -10,7 +10,7 @@ export { checkAgentCores } from '../core/cores/check-agents.js';
 export { formatProblem } from '../core/cores/problems.js';
 export { scaffoldCore } from '../core/cores/scaffold.js';
 export { createPepe } from '../core/pepe.js';
-export { conversationFigures, statusLine } from '../core/runtime/conversation-figures.js';
+export { statusLine } from '../core/runtime/conversation-figures.js';
 export { planHandover } from '../core/permissions/plan-mode.js';
 export { sessionMarkdown, sessionMatches } from '../core/runtime/session-export.js';
 export { cliVscodeUserMcp } from '../core/interop/external-mcp.js';

@@ -1,134 +1,48 @@
 import { Checkpoints } from './checkpoints/checkpoints.js';
 import { fileAttachment, type TurnAttachment } from './context-attachments.js';
-import { join } from 'node:path';
-import { Builtins } from './slots/builtin/index.js';
 import { addModel, addRoute, editAgent, linkSchema, removeAgent, removeRoute, type AgentEdit, type SlotTarget } from './config/edits.js';
 import { canonicalAgent, routeGraph, type RouteGraph } from './routing/route-graph.js';
 import type { AgentConfig, ModelConfig, PepeConfig } from './config/schema.js';
-import { ConfigStore, type ConfigSnapshot } from './config/store.js';
 import type { SectionProblem } from './config/sections.js';
 import { runDoctor, type DoctorFinding } from './doctor.js';
 import { UsageError } from './errors.js';
-import { EventLog } from './log.js';
-import { pepePaths, resolveHome, type PepePaths } from './paths.js';
 import { installPlugin, removePlugin } from './plugins/install.js';
-import { PluginRegistry, type InProcessPlugin, type PluginInfo } from './plugins/registry.js';
-import type { CreateProviderOptions } from './models/factory.js';
-import { PendingApprovals, type ApprovedCall } from './permissions/index.js';
 import type { ToolOutcome } from './tools/tool.js';
 import type { RunTurnOptions, TurnResult } from './events.js';
-import { AgentRuntime } from './runtime/agent-runtime.js';
-import { GrantControls } from './grant-controls.js';
-import { LiveGrants } from './permissions/live-grants.js';
-import { SavedOnDisk } from './permissions/saved-on-disk.js';
 import { switchNotice } from './runtime/turn-helpers.js';
-import { Heartbeat } from './runtime/heartbeat.js';
-import { SessionStore } from './runtime/session-store.js';
-import { summariseWithModel } from './runtime/compaction.js';
-import { UsageLedger } from './runtime/usage.js';
 import { conversationFigures, type ConversationFigures } from './runtime/conversation-figures.js';
-import { scrubEnv, secretValues } from './secrets/scrub.js';
 import type { MemoryReindexResult, MemoryStatus } from './slots/memory-admin.js';
 import { mcpFindings } from './mcp/doctor.js';
-import { McpManager } from './mcp/manager.js';
-import { WorkspaceText } from './interop/workspace-text.js';
 import type { ResolveTarget } from './slots/resolve.js';
-import { SlotService, type SlotOverview, type SlotStatus } from './slots/slot-service.js';
-import { allowListEnv } from './secrets/scrub.js';
-import { HookRunner } from './runtime/hook-runner.js';
-import { TrustStore } from './interop/trust-store.js';
-import { MCP_INPUT_PREFIX } from './interop/external-mcp.js';
 import type { Interop } from './interop/workspace-power.js';
-import { WorkspaceTrust } from './interop/trust-actions.js';
 import { agentNotLoaded, interopFindings, type AgentListRow } from './interop/report.js';
-import type { CreatePepeOptions } from './facade/create-options.js';
-import { LayeredConfig } from './facade/layered-config.js';
-import { AgentCommands } from './facade/agent-commands.js';
 import { runWithHooks } from './facade/hooked-turn.js';
 import { approveNow } from './facade/approve-now.js';
-import { SlotCommands, type SlotTestInput, type SlotTestResult } from './facade/slot-commands.js';
+
+import type { ConfigSnapshot } from './config/store.js';
+import type { InProcessPlugin, PluginInfo } from './plugins/registry.js';
+import type { ApprovedCall, DeniedCall, PendingApproval } from './permissions/index.js';
+import type { SlotOverview, SlotStatus } from './slots/slot-service.js';
+import type { LoadedSession, SessionInfo, SessionOrigin } from './runtime/session-store.js';
+import type { ProjectUsage, UsageRecord } from './runtime/usage.js';
+import type { PulseOutcome } from './runtime/heartbeat.js';
+import type { LogEntry } from './log.js';
+import type { McpCheck, McpServerConfig, McpServerRow, McpServerStatus, McpToolInfo, McpToolRow } from './mcp/index.js';
+import type { HostToolSource } from './mcp/host-tools.js';
+import type { GrantEntry } from './grant-controls.js';
+import type { WorkspaceItem } from './interop/workspace-power.js';
+import type { Expansion, PromptCatalog } from './interop/prompts.js';
+import type { CreatePepeOptions } from './facade/create-options.js';
+import type { SlotTestInput, SlotTestResult } from './facade/slot-commands.js';
+import { PepeWiring } from './facade/wiring.js';
 
 /**
  * The facade both hosts use (spec: one core, two surfaces). The CLI and the extension build one
- * of these and render what it returns; neither computes slot state or refusals on its own.
+ * of these and render what it returns; neither computes slot state or refusals on its own. A host
+ * calls its methods and reads its data (config, paths, env, workspace); the parts behind it are
+ * protected (facade/wiring.ts builds them).
  */
-export class Pepe {
-  readonly paths: PepePaths;
-  readonly store: ConfigStore;
-  readonly log: EventLog;
-  readonly registry: PluginRegistry;
-  readonly slots: SlotService;
-  readonly builtins: Builtins;
-  readonly env: NodeJS.ProcessEnv;
-  readonly sessions: SessionStore;
-  readonly usage: UsageLedger;
-  readonly pending: PendingApprovals;
-  readonly runtime: AgentRuntime;
-  readonly heartbeat: Heartbeat;
-  /** MCP servers: started on first use, kept across turns, stopped on dispose. */
-  readonly mcp: McpManager;
-  /** Default cwd for commands and root for relative file paths. */
-  readonly workspace: string;
-  /** Prompt files (`/name`) and skills, the workspace's only while it is trusted. */
-  readonly interop: WorkspaceText;
-  /** What the person accepted from workspaces (issue 24), kept in PEPE_HOME. */
-  readonly trust: TrustStore;
-  /** Hooks from config.json and the accepted workspace hooks file. */
-  readonly hooks: HookRunner;
-  /** `pepe trust …` and the editor's acceptance. */
-  readonly workspaceTrust: WorkspaceTrust;
-  /** Grants this process holds in memory, published and revocable from any process (issue 25). */
-  readonly liveGrants: LiveGrants;
-  /** `pepe grants list | revoke | clear` and the Grants view. */
-  readonly grants: GrantControls;
-  /** `pepe slot …` and `pepe memory …` (facade/slot-commands.ts). */
-  private readonly slotCommands: SlotCommands;
-  /** Adding, listing and exporting agents (facade/agent-commands.ts). */
-  private readonly agentCommands: AgentCommands;
-  /** config.json with the files beside it that apply (facade/layered-config.ts). */
-  private readonly layered: LayeredConfig;
-  private workspaceTrusted: boolean;
-  private readonly untrusted: boolean;
-
-  constructor(options: CreatePepeOptions = {}) {
-    this.env = options.env ?? process.env;
-    this.workspaceTrusted = options.trusted ?? true;
-    this.untrusted = options.untrusted === true;
-    this.paths = pepePaths(resolveHome(options.home, this.env));
-    this.store = new ConfigStore(this.paths.config);
-    this.trust = new TrustStore(join(this.paths.home, 'trust.json'));
-    this.workspace = options.workspace ?? process.cwd();
-    this.layered = new LayeredConfig({ store: this.store, trust: this.trust, home: this.paths.home, workspace: this.workspace, vscodeUserMcp: options.vscodeUserMcp ?? null, untrusted: this.untrusted, filesAllowed: () => this.workspaceFilesAllowed });
-    this.log = new EventLog(this.paths.logs, () => this.secrets());
-    this.registry = new PluginRegistry(this.paths.plugins, { env: () => scrubEnv(this.env, this.config), exposeEnv: () => this.config.secrets?.expose_env ?? [], onOutput: options.onPluginOutput ?? ((plugin, text) => this.log.write({ kind: 'plugin_output', plugin, text })) });
-    // Relative `mock:<script>` paths in config.json resolve against PEPE_HOME, where the file lives.
-    const providerOptions: CreateProviderOptions = { baseDir: this.paths.home, ...options.providerOptions };
-    this.interop = new WorkspaceText(this.paths.home, this.workspace, () => this.workspaceTrusted);
-    this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface, (messages, model, signal) =>
-      summariseWithModel(messages, model, { config: this.config, env: this.env, providerOptions }, signal),
-    );
-    this.usage = new UsageLedger(this.paths.usage);
-    this.slots = new SlotService({ config: () => this.config, registry: this.registry, log: this.log, builtins: this.builtins, usageTiers: () => this.usageTiers(), sandboxStatus: () => this.builtins.sandbox.status() });
-    const secrets = () => this.secrets();
-    this.sessions = new SessionStore(this.paths.sessions, secrets);
-    this.pending = new PendingApprovals(this.paths.approvals, { persistAlwaysAllow: (agent, tool) => this.allowAlways(agent, tool), secrets });
-    this.mcp = new McpManager({ home: this.paths.home, env: this.env, config: () => this.config, sources: () => this.workspaceItems()?.overlay.mcpSources ?? {}, awaiting: () => this.awaitingMcp(), trusted: () => this.workspaceTrusted, edit: (mutate) => this.edit(mutate), onNotice: (server, text) => this.log.write({ kind: 'info', message: text, mcpServer: server }) });
-    this.hooks = new HookRunner({ hooks: () => this.workspaceItems()?.hooks ?? [], workspace: this.workspace, pepeHome: this.paths.home, env: () => allowListEnv(this.env, this.config), secrets, log: (message, detail) => this.log.write({ kind: 'info', message, ...detail }) });
-    this.workspaceTrust = new WorkspaceTrust({ trust: this.trust, full: () => this.layered.full(), reload: () => this.reload() });
-    this.liveGrants = new LiveGrants(join(this.paths.home, 'grants'));
-    this.grants = new GrantControls({ store: this.store, config: () => this.config, agentSource: (agent) => this.workspaceItems()?.agents.find((a) => a.name === agent && a.status === 'loaded')?.source ?? null, sessions: this.sessions, live: this.liveGrants, reload: () => this.reload() });
-    this.runtime = new AgentRuntime({
-      live: this.liveGrants, saved: new SavedOnDisk(this.paths.config), hooks: (turn) => this.hooks.forTurn(turn),
-      config: () => this.config, env: this.env, paths: this.paths, slots: this.slots, builtins: this.builtins, log: this.log, routes: { add: (from, to) => this.routeAdd(from, to), remove: (from, to) => this.routeRemove(from, to) },
-      allowAlways: (agent, tool) => this.allowAlways(agent, tool), sessions: this.sessions, usage: this.usage, pending: this.pending, prompter: options.prompter ?? null, workspace: this.workspace,
-      providerOptions, trusted: () => this.workspaceTrusted, mcp: this.mcp, ...(options.writeFile ? { writeFile: options.writeFile } : {}), ...(options.editorFeedback ? { editorFeedback: options.editorFeedback } : {}),
-    });
-
-    this.slotCommands = new SlotCommands({ config: () => this.config, slots: this.slots, registry: this.registry, builtins: this.builtins, env: this.env, workspace: this.workspace, edit: (mutate) => this.edit(mutate) });
-    this.agentCommands = new AgentCommands({ config: () => this.config, workspaceItems: () => this.workspaceItems(), registry: this.registry, paths: this.paths, slotName: (slot) => this.slotCommands.slotName(slot), edit: (mutate) => this.edit(mutate) });
-    this.heartbeat = new Heartbeat({ config: () => this.config, slots: this.slots, run: (o) => this.run(o), sessions: this.sessions, agentsDir: this.paths.agents }, join(this.paths.home, 'heartbeat.json'));
-  }
-
+export class Pepe extends PepeWiring {
   /** The extension ties this to VS Code's Workspace Trust. */
   setWorkspaceTrust(trusted: boolean): void {
     this.workspaceTrusted = trusted;
@@ -156,18 +70,6 @@ export class Pepe {
   /** `${input:…}` secrets of MCP entries, by variable (the editor keeps them in its secret storage). */
   setMcpInputs(values: Record<string, string>): void {
     Object.assign(this.env, values);
-  }
-
-  /** Values masked wherever Pepe writes or shows text: keys, and every MCP entry's input secret. */
-  private secrets(): string[] {
-    const inputs = Object.entries(this.env).filter(([k, v]) => k.startsWith(MCP_INPUT_PREFIX) && v).map(([, v]) => v!);
-    return [...new Set([...secretValues(this.env, this.config), ...inputs])].sort((a, b) => b.length - a.length);
-  }
-
-  private awaitingMcp(): { name: string; source: string; status: 'awaiting' | 'changed' }[] {
-    const i = this.workspaceItems();
-    if (!i?.workspace) return [];
-    return i.items.filter((it) => it.kind === 'mcp' && it.status !== 'accepted').map((it) => ({ name: it.name, source: it.file, status: it.status as 'awaiting' | 'changed' }));
   }
 
   /** One turn of one agent (spec 4.1). */
@@ -201,12 +103,6 @@ export class Pepe {
   /** Re-reads config.json; throws ConfigError (and keeps the previous snapshot) when it is broken. */
   reload(): Promise<ConfigSnapshot> {
     return this.layered.reload();
-  }
-
-  private async edit<T>(mutate: (raw: Record<string, unknown>, current: PepeConfig) => T): Promise<T> {
-    const result = await this.store.update(mutate);
-    await this.reload();
-    return result;
   }
 
   // ---- named edits of config.json (config/edits.ts), each under the store's lock, then a reload ----
@@ -361,6 +257,58 @@ export class Pepe {
   approveNow(id: string, opts: { always?: boolean } = {}): Promise<ToolOutcome & { ran: boolean; call: ApprovedCall }> {
     return approveNow({ reload: () => this.reload(), config: () => this.config, pending: this.pending, sessions: this.sessions, runtime: this.runtime }, id, opts);
   }
+
+  approvalList(opts: { includeExpired?: boolean; includeResolved?: boolean; agent?: string } = {}): Promise<PendingApproval[]> { return this.pending.list(opts); }
+  approvalDeny(idOrPrefix: string, opts: { reason?: string } = {}): Promise<DeniedCall> { return this.pending.deny(idOrPrefix, opts); }
+
+  // ---- sessions: the conversation history both hosts list, open, rename and delete ----
+
+  sessionList(agent?: string, filter: { origins?: readonly SessionOrigin[] } = {}): SessionInfo[] { return this.sessions.list(agent, filter); }
+  sessionLoad(agent: string, id: string): LoadedSession { return this.sessions.load(agent, id); }
+  sessionExists(agent: string, id: string): boolean { return this.sessions.exists(agent, id); }
+  sessionRename(agent: string, id: string, title: string): void { this.sessions.rename(agent, id, title); }
+  sessionDelete(agent: string, id: string): void { this.sessions.delete(agent, id); }
+
+  // ---- usage: the records of model calls, and spend per project against its cap ----
+
+  usageRecords(): UsageRecord[] { return this.usage.all(); }
+  onUsageRecord(listener: (r: UsageRecord) => void): () => void { return this.usage.onRecord(listener); }
+  usageSpend(project: string | null): { spendUsd: number; calls: number } { return this.usage.spend(project); }
+  projectUsage(project: string): ProjectUsage { return this.usage.projectUsage(this.config, project); }
+
+  // ---- MCP servers (mcp/manager.ts): config.json's entries, their grants and their connections ----
+
+  mcpAdd(name: string, server: unknown, options: { replace?: boolean; agents?: readonly string[] } = {}): Promise<{ server: McpServerConfig; warnings: string[]; unsetVariables: string[] }> { return this.mcp.add(name, server, options); }
+  mcpRemove(name: string): Promise<string[]> { return this.mcp.remove(name); }
+  mcpGrant(agent: string, entry: string): Promise<boolean> { return this.mcp.grant(agent, entry); }
+  mcpDescribe(): McpServerRow[] { return this.mcp.describe(); }
+  mcpStatus(): McpServerStatus[] { return this.mcp.status(); }
+  mcpRestriction(): string | null { return this.mcp.restriction(); }
+  mcpCheck(name: string): Promise<McpCheck> { return this.mcp.check(name); }
+  mcpToolRows(name: string): Promise<{ check: McpCheck; tools: McpToolRow[] }> { return this.mcp.toolRows(name); }
+  mcpRestart(name: string): Promise<McpToolInfo[]> { return this.mcp.restart(name); }
+  mcpStop(name: string): Promise<void> { return this.mcp.stop(name); }
+  /** The editor's language-model tools, offered to agents as the `vscode` entry (null: none). */
+  setMcpHostTools(source: HostToolSource | null): void { this.mcp.setHostTools(source); }
+  mcpHostToolNames(): string[] { return this.mcp.hostToolNames(); }
+
+  // ---- grants (grant-controls.ts), workspace trust (interop/trust-actions.ts), prompt files ----
+
+  grantList(filter: { agent?: string } = {}): Promise<GrantEntry[]> { return this.grants.list(filter); }
+  grantRevoke(id: string): Promise<GrantEntry> { return this.grants.revoke(id); }
+  grantRevokeScope(agent: string, scope?: string): Promise<GrantEntry[]> { return this.grants.revokeScope(agent, scope); }
+  grantClear(agent?: string): Promise<GrantEntry[]> { return this.grants.clear(agent); }
+  trustList(): { workspace: string | null; items: WorkspaceItem[] } { return this.workspaceTrust.list(); }
+  trustAccept(target: string | { all: true }): Promise<WorkspaceItem[]> { return this.workspaceTrust.accept(target); }
+  trustRevoke(target: string): Promise<string[]> { return this.workspaceTrust.revoke(target); }
+  promptCatalog(): Promise<PromptCatalog> { return this.interop.prompts(); }
+  /** A `/name …` line with its prompt file's text in place (the text as it is otherwise). */
+  promptExpand(text: string): Promise<Expansion> { return this.interop.expand(text); }
+
+  // ---- the heartbeat and the log's live lines ----
+
+  heartbeatRunDue(now: Date = new Date()): Promise<PulseOutcome[]> { return this.heartbeat.runDue(now); }
+  onLogEntry(listener: (entry: LogEntry) => void): () => void { return this.log.onEntry(listener); }
 
   // ---- health ----
 

@@ -24,7 +24,7 @@ export class PepeStatusBar implements vscode.Disposable {
     const pepe = await this.host.get();
     const agent = this.active.resolve(pepe.config);
     const project = projectFor(pepe.config, agent);
-    const usage = project && pepe.config.projects?.[project] ? pepe.usage.projectUsage(pepe.config, project) : undefined;
+    const usage = project && pepe.config.projects?.[project] ? pepe.projectUsage(project) : undefined;
     const tier = usage?.tier ?? 'normal';
     const unusable = agent ? agentModelProblem(pepe.config, agent, pepe.env) : undefined;
     const warn = tier === 'critical' || tier === 'dead' || unusable !== undefined;

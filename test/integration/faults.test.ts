@@ -27,7 +27,7 @@ describe('fault injection in the extension host: every slot × every misbehaviou
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const pepe = await (await api()).testing.host.get();
-    await pepe.store.update((raw) => {
+    await pepe['store'].update((raw) => {
       raw.slot_deadlines_ms = Object.fromEntries(GUARDED_SLOTS.map((s) => [s, DEADLINE_MS]));
       raw.web_search = { endpoint };
       const agents = (raw.agents ??= {}) as Record<string, unknown>;
@@ -41,7 +41,7 @@ describe('fault injection in the extension host: every slot × every misbehaviou
     server.close();
     for (const f of files) rmSync(f, { force: true });
     const pepe = await (await api()).testing.host.get();
-    await pepe.store.update((raw) => {
+    await pepe['store'].update((raw) => {
       delete raw.slot_deadlines_ms;
       delete raw.web_search;
       delete (raw.agents as Record<string, unknown>).faulty;
@@ -60,7 +60,7 @@ describe('fault injection in the extension host: every slot × every misbehaviou
         writeFileSync(file, misbehavingPlugin(slot, behaviour));
         files.push(file);
         await pepe.pluginList();
-        await pepe.store.update((raw) => {
+        await pepe['store'].update((raw) => {
           ((raw.agents as Record<string, Record<string, unknown>>).faulty!).slots = { [slot]: name };
         });
         await pepe.reload();
@@ -85,7 +85,7 @@ describe('fault injection in the extension host: every slot × every misbehaviou
         assert.ok(r.fallback && EXPECTED_REASONS[behaviour].includes(r.fallback.reason), `reason: ${JSON.stringify(r.fallback)}`);
         if (slot === 'sandbox') assert.match(r.refused ?? '', /refused/, JSON.stringify(r));
         else assert.equal(r.answeredBy, 'builtin', JSON.stringify(r));
-        const logged = pepe.log.readAll().filter((e) => e.kind === 'slot_fallback' && e.occupant === name);
+        const logged = pepe['log'].readAll().filter((e) => e.kind === 'slot_fallback' && e.occupant === name);
         assert.ok(logged.length >= 1, `no slot_fallback record for ${name} in the log`);
         // A plugin on this thread would have blocked it for the whole deadline, or for ever.
         assert.ok(maxGap < DEADLINE_MS * 2, `the extension host's timers stalled for ${maxGap.toFixed(0)} ms`);

@@ -26,19 +26,19 @@ describe('heartbeat in the extension host', function () {
 
   it('fires a due pulse after config.json gains a heartbeat, and the answer becomes a session', async () => {
     const pepe = await a.testing.host.get();
-    assert.equal(pepe.sessions.list(agent).length, 0);
+    assert.equal(pepe.sessionList(agent).length, 0);
     const config = readConfig();
     config.agents = { ...(config.agents ?? {}), [agent]: { model: 'mock', heartbeat: { every_minutes: 60, prompt: 'pulse check from the heartbeat test' } } };
     writeFileSync(path.join(pepeHome(), 'config.json'), JSON.stringify(config, null, 2));
 
     // The session's file appears with its first message; its title is written just after.
     const sessions = await waitUntil(() => {
-      const list = pepe.sessions.list(agent);
+      const list = pepe.sessionList(agent);
       return list.length && list[0]!.title ? list : undefined;
     }, 'a titled heartbeat session for the new agent');
     assert.equal(sessions.length, 1);
     assert.match(sessions[0]!.title ?? '', /^heartbeat /);
-    const transcript = pepe.sessions.load(agent, sessions[0]!.id).messages.map((m) => m.content).join('\n');
+    const transcript = pepe.sessionLoad(agent, sessions[0]!.id).messages.map((m) => m.content).join('\n');
     assert.match(transcript, /pulse check from the heartbeat test/);
 
     // The schedule now says the next pulse is an hour away: another look fires nothing.
@@ -54,6 +54,6 @@ describe('heartbeat in the extension host', function () {
     assert.ok(schedule[agent], 'the pulse was recorded in heartbeat.json');
     await a.testing.host.reload();
     await new Promise((r) => setTimeout(r, 1500));
-    assert.equal(pepe.sessions.list(agent).length, 1);
+    assert.equal(pepe.sessionList(agent).length, 1);
   });
 });

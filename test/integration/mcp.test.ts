@@ -19,7 +19,7 @@ describe('MCP servers and @pepe', function () {
   });
   after(async () => {
     const pepe = await a.testing.host.get();
-    await pepe.mcp.remove('ev').catch(() => undefined);
+    await pepe.mcpRemove('ev').catch(() => undefined);
     // The agents exist only when the @pepe test ran (a grep may select the others alone).
     for (const agent of ['chatty', 'other']) await Promise.resolve(vscode.commands.executeCommand('pepe.agent.remove', { agent, force: true })).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -40,7 +40,7 @@ describe('MCP servers and @pepe', function () {
     const pepe = await a.testing.host.get();
     const main = path.join(extensionPath(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
     // The editor's own binary runs as plain Node for the server.
-    await pepe.mcp.add('ev', { command: process.execPath, args: [main, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    await pepe.mcpAdd('ev', { command: process.execPath, args: [main, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } });
     const tree = a.testing.mcp.tree;
     const [server] = await tree.getChildren();
     assert.equal(server?.kind, 'mcpServer');
@@ -49,15 +49,15 @@ describe('MCP servers and @pepe', function () {
     assert.ok(tools.some((t) => t.kind === 'mcpTool' && t.tool.name === 'mcp__ev__echo'), JSON.stringify(tools.map((t) => t.kind)));
     const [again] = await tree.getChildren();
     assert.match(String(tree.getTreeItem(again!).description), /running/);
-    const pid = pepe.mcp.connection('ev').pid;
+    const pid = pepe['mcp'].connection('ev').pid;
     await vscode.commands.executeCommand('pepe.mcp.restart', again);
-    assert.notEqual(pepe.mcp.connection('ev').pid, pid, 'a new process after Restart');
+    assert.notEqual(pepe['mcp'].connection('ev').pid, pid, 'a new process after Restart');
   });
 
   it('Restricted Mode: expanding a server starts nothing and says how to use it', async () => {
     const main = path.join(extensionPath(), 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
     const before = await a.testing.host.get();
-    if (!before.mcp.describe().some((r) => r.name === 'ev')) await before.mcp.add('ev', { command: process.execPath, args: [main, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    if (!before.mcpDescribe().some((r) => r.name === 'ev')) await before.mcpAdd('ev', { command: process.execPath, args: [main, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } });
     a.testing.simulateTrust(false);
     try {
       const pepe = await a.testing.host.get();
@@ -69,7 +69,7 @@ describe('MCP servers and @pepe', function () {
         children.map((c) => (c.kind === 'mcpMessage' ? { message: c.message, error: c.error } : c.kind)),
         [{ message: 'Restricted Mode: trust the folder to use MCP servers', error: false }],
       );
-      const status = pepe.mcp.status().find((s) => s.name === 'ev');
+      const status = pepe.mcpStatus().find((s) => s.name === 'ev');
       assert.equal(status?.state, 'not_started');
       assert.equal(status?.pid, null);
     } finally {
@@ -86,7 +86,7 @@ describe('MCP servers and @pepe', function () {
     const pepe = await a.testing.host.get();
     const chatty = script('chatty', 'Hello from chatty.');
     const other = script('other', 'Other here.');
-    await pepe.store.update((raw) => {
+    await pepe['store'].update((raw) => {
       const agents = (raw.agents ??= {}) as Record<string, unknown>;
       agents.chatty = { model: chatty };
       agents.other = { model: other };

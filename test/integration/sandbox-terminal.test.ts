@@ -60,7 +60,7 @@ describe('sandbox in the integrated terminal', function () {
 
   it('an API key stored with pepe.apiKey.set reaches the model env but never the sandbox', async () => {
     const pepe = await a.testing.host.get();
-    await pepe.store.update((raw) => {
+    await pepe['store'].update((raw) => {
       raw.models = { ...(raw.models as object), keyed: { provider: 'openai-compatible', model: 'm', base_url: 'http://127.0.0.1:9/v1', api_key_env: 'PEPE_IT_LLM' } };
     });
     await a.testing.host.reload();

@@ -31,7 +31,7 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
     .option('--json', 'machine-readable output')
     .action(async (opts: { all?: boolean; json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const list = await pepe.pending.list({ includeExpired: !!opts.all, includeResolved: !!opts.all });
+      const list = await pepe.approvalList({ includeExpired: !!opts.all, includeResolved: !!opts.all });
       const taskOf = await taskNamer();
       if (opts.json) return ctx.out(inertJson(json(list.map((a) => ({ ...a, task: taskOf(a) })))));
       if (!list.length) return ctx.out('no pending approvals');
@@ -89,7 +89,7 @@ export function registerApprovalCommands(program: Command, ctx: CliContext): voi
     .option('--reason <text>', 'told to the agent')
     .action(async (id: string, opts: { reason?: string }) => {
       const pepe = await ctx.pepe();
-      const a = await pepe.pending.deny(id, opts.reason ? { reason: opts.reason } : {});
+      const a = await pepe.approvalDeny(id, opts.reason ? { reason: opts.reason } : {});
       ctx.out(`denied ${a.id} (${a.agent}: ${visibleLine(a.tool)})`);
     });
 }

@@ -27,7 +27,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .action(async (first: string, opts: { model?: string; provider?: string; session?: string; plan?: boolean; untrusted?: boolean }, cmd: Command) => {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
-      const { createInterface, TerminalRenderer, TtyPrompter, conversationFigures, statusLine, planHandover } = await loadCliCore();
+      const { createInterface, TerminalRenderer, TtyPrompter, statusLine, planHandover } = await loadCliCore();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
       // Iterate from the start: lines piped in while the core loads are buffered, not dropped.
       const lines = rl[Symbol.asyncIterator]();
@@ -39,7 +39,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       let agent = canonical;
       let sessionId = opts.session;
       // Outside content in this conversation (spec 5.3): shown in the prompt until the person types /trust.
-      let tainted = sessionId ? (pepe.sessions.load(agent, sessionId).taint?.sources.length ?? 0) > 0 : false;
+      let tainted = sessionId ? (pepe.sessionLoad(agent, sessionId).taint?.sources.length ?? 0) > 0 : false;
       let turn: AbortController | null = null;
       // Plan mode: the person's choice (/plan, /act, --plan); undefined leaves it to the agent's plan_mode.
       let planMode: boolean | undefined = opts.plan ? true : undefined;
@@ -89,7 +89,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           continue;
         }
         if (input.kind === 'help') {
-          const prompts = promptLines(await pepe.interop.prompts());
+          const prompts = promptLines(await pepe.promptCatalog());
           ctx.out(`${HELP}\n${prompts.length ? `prompts:\n${prompts.map((l) => `  ${visible(l)}`).join('\n')}` : 'no prompt files (add one as .pepe/prompts/NAME.md or $PEPE_HOME/prompts/NAME.md)'}`);
           continue;
         }
@@ -149,8 +149,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent, personPresent: person, metadata: { channel: 'cli-chat' }, ...(planMode !== undefined ? { planMode } : {}) });
           sessionId = result.sessionId;
           tainted = result.tookInOutsideContent;
-          const { compacted } = pepe.sessions.load(agent, result.sessionId);
-          ctx.out(`(${statusLine(conversationFigures({ config: pepe.config, usage: pepe.usage, agent, sessionId: result.sessionId, turnIds, compacted }))})`);
+          ctx.out(`(${statusLine(pepe.conversationFigures(agent, result.sessionId, turnIds))})`);
           if (result.status === 'budget') ctx.out(`(stopped: ${result.content.replace(/^\[|\]$/g, '')})`);
           if (result.planMode && result.status === 'ok' && result.content.trim()) {
             lastPlan = result.content;

@@ -28,7 +28,7 @@ export function registerGrantCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (opts: { agent?: string; json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const list = await pepe.grants.list(opts.agent !== undefined ? { agent: opts.agent } : {});
+      const list = await pepe.grantList(opts.agent !== undefined ? { agent: opts.agent } : {});
       printListing((text) => ctx.out(text), opts.json, list, {
         jsonText: (value) => inertJson(json(value)),
         empty: opts.agent === undefined ? 'nothing lets a call run without asking' : `nothing lets a call of ${visibleLine(opts.agent)} run without asking`,
@@ -46,12 +46,12 @@ export function registerGrantCommands(program: Command, ctx: CliContext): void {
       const pepe = await ctx.pepe();
       if (opts.agent !== undefined) {
         if (second !== undefined) throw new UsageError('give one SCOPE after --agent NAME');
-        const gone = await pepe.grants.revokeScope(opts.agent, first);
+        const gone = await pepe.grantRevokeScope(opts.agent, first);
         return ctx.out(gone.length ? `revoked ${gone.length}:\n${listTable(gone)}` : `nothing to revoke for ${visibleLine(opts.agent)}${first !== undefined ? ` in ${visibleLine(first)}` : ''}`);
       }
       if (first === undefined) throw new UsageError('name a grant: pepe grants revoke ID, or pepe grants revoke --agent NAME [SCOPE]');
       if (second !== undefined) throw new UsageError('a SCOPE goes with --agent NAME');
-      const e = await pepe.grants.revoke(first);
+      const e = await pepe.grantRevoke(first);
       ctx.out(`revoked ${e.id} (${visibleLine(e.agent)}: ${visibleLine(e.scope)}); from the next call it is asked`);
     });
 
@@ -61,7 +61,7 @@ export function registerGrantCommands(program: Command, ctx: CliContext): void {
     .option('--agent <name>', 'only this agent')
     .action(async (opts: { agent?: string }) => {
       const pepe = await ctx.pepe();
-      const gone = await pepe.grants.clear(opts.agent);
+      const gone = await pepe.grantClear(opts.agent);
       ctx.out(gone.length ? `revoked ${gone.length}:\n${listTable(gone)}` : 'nothing to revoke');
     });
 }

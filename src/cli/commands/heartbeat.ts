@@ -11,7 +11,7 @@ export function registerHeartbeatCommand(program: Command, ctx: CliContext): voi
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
       const pepe = await ctx.pepe({ prompter: null, workspace: process.cwd() });
-      const outcomes = await pepe.heartbeat.runDue();
+      const outcomes = await pepe.heartbeatRunDue();
       if (opts.json) return ctx.out(json(outcomes));
       if (!outcomes.length) return ctx.out('no pulse due');
       for (const o of outcomes) {

@@ -80,7 +80,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
         server.timeout_ms = ms;
       }
       const pepe = await ctx.pepe();
-      const { server: saved, warnings, unsetVariables } = await pepe.mcp.add(name, server, { replace: opts.replace === true, agents: opts.agent ?? [] });
+      const { server: saved, warnings, unsetVariables } = await pepe.mcpAdd(name, server, { replace: opts.replace === true, agents: opts.agent ?? [] });
       if (opts.json) return ctx.out(json({ added: name, server: saved, agents: opts.agent ?? [], warnings, unsetVariables }));
       ctx.out(`added MCP server ${name}; its tools are named mcp__${name}__<tool>. List them with: pepe mcp tools ${name}`);
       for (const w of warnings) ctx.out(`warning: ${w}`);
@@ -97,7 +97,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const rows = pepe.mcp.describe();
+      const rows = pepe.mcpDescribe();
       if (opts.json) return ctx.out(json(rows));
       if (!rows.length) return ctx.out('no MCP servers configured; add one with: pepe mcp add NAME -- COMMAND ARGS… (or --url URL)');
       const cred = (r: (typeof rows)[number]) =>
@@ -115,9 +115,9 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (name: string, opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      known(pepe.mcp.describe(), name);
-      const { check, tools } = await pepe.mcp.toolRows(name);
-      await pepe.mcp.stop(name);
+      known(pepe.mcpDescribe(), name);
+      const { check, tools } = await pepe.mcpToolRows(name);
+      await pepe.mcpStop(name);
       if (!check.ok) throw new UsageError(check.error ?? `MCP server "${name}" did not list its tools`);
       if (opts.json) return ctx.out(json({ server: name, tools, warnings: check.warnings }));
       ctx.out(table(['TOOL', 'SAYS', 'DESCRIPTION'], tools.map((t) => [t.name, t.annotations.join('; ') || null, t.description.split('\n')[0]!.slice(0, 80)])));
@@ -131,9 +131,9 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (name: string, opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      known(pepe.mcp.describe(), name);
-      const check = await pepe.mcp.check(name);
-      await pepe.mcp.stop(name);
+      known(pepe.mcpDescribe(), name);
+      const check = await pepe.mcpCheck(name);
+      await pepe.mcpStop(name);
       process.exitCode = check.ok ? 0 : 1;
       if (opts.json) return ctx.out(json({ server: name, ok: check.ok, tools: check.tools.length, ms: check.ms, ...(check.error ? { error: check.error } : {}), warnings: check.warnings }));
       ctx.out(check.ok ? `ok: ${name} started and listed ${check.tools.length} tools in ${check.ms} ms` : `failed: ${check.error}`);
@@ -148,7 +148,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (agent: string, entry: string, opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const added = await pepe.mcp.grant(agent, entry);
+      const added = await pepe.mcpGrant(agent, entry);
       if (opts.json) return ctx.out(json({ agent, granted: entry, changed: added }));
       ctx.out(added ? `${agent} may now use ${entry}; each call is still asked first unless pre-approved` : `${agent} could already use ${entry}`);
     });
@@ -160,7 +160,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (name: string, opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const touched = await pepe.mcp.remove(name);
+      const touched = await pepe.mcpRemove(name);
       if (opts.json) return ctx.out(json({ removed: name, agents: touched }));
       ctx.out(`removed MCP server ${name}${touched.length ? `; no longer used by ${touched.join(', ')}` : ''}`);
     });

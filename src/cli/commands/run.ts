@@ -30,7 +30,7 @@ export function explicitModel(opts: { model?: string; provider?: string }): stri
  * sent as typed). A prompt that exists but cannot be used is a usage error: nothing is sent.
  */
 export async function expandedText(pepe: Pepe, text: string, say: (line: string) => void): Promise<string> {
-  const expansion = await pepe.interop.expand(text);
+  const expansion = await pepe.promptExpand(text);
   if (expansion.kind === 'error') throw new UsageError(expansion.message);
   if (expansion.kind === 'none') return text;
   say(`using the prompt /${expansion.prompt.name} (${expansion.prompt.shownAs})`);

@@ -11,10 +11,10 @@ type Pepe = Awaited<ReturnType<CliContext['pepe']>>;
 /** `ID`, or `AGENT ID` as the older commands took it: the session's agent and id. */
 function findSession(pepe: Pepe, first: string, second?: string): { agent: string; id: string } {
   if (second !== undefined) {
-    if (!pepe.sessions.exists(first, second)) throw new UsageError(`no session ${second} for agent ${first}; see pepe sessions list`);
+    if (!pepe.sessionExists(first, second)) throw new UsageError(`no session ${second} for agent ${first}; see pepe sessions list`);
     return { agent: first, id: second };
   }
-  const found = pepe.sessions.list().filter((s) => s.id === first);
+  const found = pepe.sessionList().filter((s) => s.id === first);
   if (!found.length) throw new UsageError(`no session ${first}; see pepe sessions list`);
   if (found.length > 1) throw new UsageError(`${found.length} agents have a session ${first} (${found.map((s) => s.agent).join(', ')}); name the agent: pepe sessions … AGENT ${first}`);
   return { agent: found[0]!.agent, id: first };
@@ -31,10 +31,10 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
     .option('--json', 'machine-readable output')
     .action(async (agent: string | undefined, opts: { json?: boolean; search?: string }) => {
       const pepe = await ctx.pepe();
-      let list = pepe.sessions.list(agent);
+      let list = pepe.sessionList(agent);
       if (opts.search) {
         const { sessionMatches } = await loadCliCore();
-        list = list.filter((s) => sessionMatches(pepe.sessions.load(s.agent, s.id), opts.search!));
+        list = list.filter((s) => sessionMatches(pepe.sessionLoad(s.agent, s.id), opts.search!));
       }
       // Outside-content sources name what a model or a web page chose (file paths, servers): printed inert.
       if (opts.json) return ctx.out(inertJson(json(list)));
@@ -63,7 +63,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
       const pepe = await ctx.pepe();
       const { agent, id } = findSession(pepe, first, second);
       const { sessionMarkdown } = await loadCliCore();
-      const s = pepe.sessions.load(agent, id);
+      const s = pepe.sessionLoad(agent, id);
       ctx.out(sessionMarkdown(s.info, s.messages));
     });
 
@@ -77,7 +77,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
       const pepe = await ctx.pepe();
       const { agent, id } = findSession(pepe, first, second);
       const { sessionMarkdown } = await loadCliCore();
-      const s = pepe.sessions.load(agent, id);
+      const s = pepe.sessionLoad(agent, id);
       const text = sessionMarkdown(s.info, s.messages);
       if (!opts.output) return ctx.out(text);
       // Never over an existing file by surprise: the person names a new one or removes the old.
@@ -98,7 +98,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
     .action(async (agent: string, id: string, title: string) => {
       const pepe = await ctx.pepe();
       if (!title.trim()) throw new UsageError('a title cannot be empty');
-      pepe.sessions.rename(agent, id, title);
+      pepe.sessionRename(agent, id, title);
       ctx.out(`renamed ${id}`);
     });
 
@@ -111,7 +111,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
     .action(async (first: string, second: string | undefined) => {
       const pepe = await ctx.pepe();
       const { agent, id } = findSession(pepe, first, second);
-      pepe.sessions.delete(agent, id);
+      pepe.sessionDelete(agent, id);
       ctx.out(`deleted ${id}`);
     });
 }

@@ -30,7 +30,7 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
   const service = async (pepe?: Pepe): Promise<TaskService> => {
     const core = await loadCliCore();
     const p = pepe ?? (await ctx.pepe());
-    return new core.TaskService({ dataHome: core.tasksHome(process.env), pepeHome: p.paths.home, env: process.env, maxRunning: () => p.config.limits?.max_tasks ?? core.DEFAULT_MAX_TASKS, usage: () => p.usage.all() });
+    return new core.TaskService({ dataHome: core.tasksHome(process.env), pepeHome: p.paths.home, env: process.env, maxRunning: () => p.config.limits?.max_tasks ?? core.DEFAULT_MAX_TASKS, usage: () => p.usageRecords() });
   };
 
   task
@@ -72,7 +72,7 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
           signal: ac.signal,
           turn: (o) => pepe.run({ ...o, personPresent: false, metadata: { channel: 'task', task: id } }),
           // Pending calls, and approved ones still running in the process that approved them.
-          pendingOf: async (sessionId) => core.awaitedCalls(await pepe.pending.list({ includeResolved: true }), sessionId, () => pepe.sessions.load(record.agent, sessionId).state),
+          pendingOf: async (sessionId) => core.awaitedCalls(await pepe.approvalList({ includeResolved: true }), sessionId, () => pepe.sessionLoad(record.agent, sessionId).state),
         });
         process.exitCode = end.status === 'done' ? 0 : 1;
       } finally {

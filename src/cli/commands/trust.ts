@@ -19,7 +19,7 @@ export function registerTrustCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const { workspace, items } = pepe.workspaceTrust.list();
+      const { workspace, items } = pepe.trustList();
       if (opts.json) return ctx.out(json({ workspace, items }));
       if (!workspace) return ctx.out('workspace files are left out here (--untrusted), so nothing from the workspace applies');
       if (!items.length) return ctx.out(`nothing in ${workspace} needs acceptance (no .pepe/agents, .github/agents, .claude/agents, .vscode/mcp.json, .mcp.json or .pepe/hooks.json)`);
@@ -37,7 +37,7 @@ export function registerTrustCommands(program: Command, ctx: CliContext): void {
     .action(async (target: string | undefined, opts: { all?: boolean; json?: boolean }) => {
       if (!target === !opts.all) throw new UsageError('name what to accept (pepe trust accept NAME|PATH) or pass --all');
       const pepe = await ctx.pepe();
-      const done = await pepe.workspaceTrust.accept(opts.all ? { all: true } : target!);
+      const done = await pepe.trustAccept(opts.all ? { all: true } : target!);
       if (opts.json) return ctx.out(json({ accepted: done.map((it) => it.id) }));
       if (!done.length) return ctx.out('already accepted as it is now');
       for (const it of done) ctx.out(`accepted ${it.kind} ${inert(it.name)} (${inert(it.file)}): ${inert(it.power)}`);
@@ -51,7 +51,7 @@ export function registerTrustCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (target: string, opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const gone = await pepe.workspaceTrust.revoke(target);
+      const gone = await pepe.trustRevoke(target);
       if (opts.json) return ctx.out(json({ revoked: gone }));
       ctx.out(gone.length ? `revoked ${gone.join(', ')}` : `${target} was not accepted`);
     });

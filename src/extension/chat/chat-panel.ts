@@ -362,7 +362,7 @@ export class ChatPanel extends Disposable {
   /** The `/` completions: the chat's commands and the prompt files as they are now. */
   private async postCommands(): Promise<void> {
     try {
-      await this.post({ type: 'commands', commands: slashCommands(await (await this.deps.getPepe()).interop.prompts()) });
+      await this.post({ type: 'commands', commands: slashCommands(await (await this.deps.getPepe()).promptCatalog()) });
     } catch (e) {
       this.deps.log.warn(`chat: could not list the prompt files (${errorMessage(e)})`);
     }

@@ -21,8 +21,8 @@ export async function openingConversation(deps: Pick<ChatDeps, 'getPepe' | 'defa
     const pepe = await deps.getPepe();
     if (!at.agent || !pepe.config.agents?.[at.agent]) at.agent = deps.defaultAgent?.(pepe) ?? Object.keys(pepe.config.agents ?? {})[0] ?? null;
     if (at.agent && at.sessionId) {
-      if (pepe.sessions.exists(at.agent, at.sessionId)) {
-        at.items = historyItems(at.agent, pepe.sessions.load(at.agent, at.sessionId).messages);
+      if (pepe.sessionExists(at.agent, at.sessionId)) {
+        at.items = historyItems(at.agent, pepe.sessionLoad(at.agent, at.sessionId).messages);
       } else {
         at.items = [{ kind: 'notice', level: 'warning', text: `Session ${at.sessionId} of ${at.agent} no longer exists; a new one starts with your next message.` }];
         at.sessionId = null;

@@ -20,7 +20,7 @@ export function slashCommands(catalog: PromptCatalog): SlashCommand[] {
 
 /** `/help`: what can be typed after a `/`, said in the conversation. */
 export async function helpItem(pepe: Pepe): Promise<ChatItem> {
-  const catalog = await pepe.interop.prompts();
+  const catalog = await pepe.promptCatalog();
   const lines = slashCommands(catalog).map((c) => `/${c.name} — ${c.detail}`);
   const none = catalog.prompts.length ? '' : ' No prompt files yet: add one as .pepe/prompts/NAME.md (or .github/prompts/NAME.prompt.md, or in $PEPE_HOME/prompts/).';
   const hidden = catalog.shadowed.map((s) => `${s.prompt.shownAs} is hidden by ${s.by}`);

@@ -29,16 +29,17 @@ export class PanelSessions {
   async send(query?: string, requestId?: string): Promise<void> {
     const pepe = await this.deps.getPepe();
     const id = requestId ? { requestId } : {};
+    const sessions = { list: pepe.sessionList.bind(pepe), load: pepe.sessionLoad.bind(pepe) };
     const msg: HostMessage = query?.trim()
-      ? { type: 'sessions', sessions: this.deps.core().searchSessions(pepe.sessions, query), query, ...id }
-      : { type: 'sessions', sessions: sessionSummaries(pepe.sessions), ...id };
+      ? { type: 'sessions', sessions: this.deps.core().searchSessions(sessions, query), query, ...id }
+      : { type: 'sessions', sessions: sessionSummaries(sessions), ...id };
     await this.panel.post(msg);
   }
 
   /** "Export as Markdown": the same Markdown as `pepe sessions export`, to a file the person picks. */
   async export(agent: string, sessionId: string): Promise<void> {
     const pepe = await this.deps.getPepe();
-    const session = pepe.sessions.load(agent, sessionId);
+    const session = pepe.sessionLoad(agent, sessionId);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = `${(session.info.title ?? sessionId).replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || sessionId}.md`;
     const target = await vscode.window.showSaveDialog({ title: `Export "${session.info.title ?? sessionId}" as Markdown`, filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
@@ -52,28 +53,28 @@ export class PanelSessions {
     const other = this.owner.panelFor(agent, sessionId);
     if (other && other !== this.panel) return other.reveal();
     const pepe = await this.deps.getPepe();
-    await this.panel.replace(agent, sessionId, historyItems(agent, pepe.sessions.load(agent, sessionId).messages));
+    await this.panel.replace(agent, sessionId, historyItems(agent, pepe.sessionLoad(agent, sessionId).messages));
   }
 
   async rename(agent: string, sessionId: string): Promise<void> {
     const pepe = await this.deps.getPepe();
-    const current = pepe.sessions.load(agent, sessionId).info.title ?? '';
+    const current = pepe.sessionLoad(agent, sessionId).info.title ?? '';
     const title = await vscode.window.showInputBox({ title: `Rename session ${sessionId} of ${agent}`, prompt: 'Title', value: current, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'a title cannot be empty') });
     if (title === undefined) return;
-    pepe.sessions.rename(agent, sessionId, title.trim());
+    pepe.sessionRename(agent, sessionId, title.trim());
     this.panel.updateTitle();
     await this.send();
   }
 
   async delete(agent: string, sessionId: string): Promise<void> {
     const pepe = await this.deps.getPepe();
-    const info = pepe.sessions.load(agent, sessionId).info;
+    const info = pepe.sessionLoad(agent, sessionId).info;
     const yes = 'Delete';
     const picked = await vscode.window.showWarningMessage(`Delete the session "${info.title ?? sessionId}" of ${agent}?`, { modal: true, detail: `${info.messages} messages. This cannot be undone.` }, yes);
     if (picked !== yes) return;
     const showing = this.owner.panelFor(agent, sessionId);
     if (showing?.busy) throw new Error('that session has a running turn; stop it first');
-    pepe.sessions.delete(agent, sessionId);
+    pepe.sessionDelete(agent, sessionId);
     if (showing) await showing.replace(agent, null, [{ kind: 'notice', level: 'info', text: 'This session was deleted; a new one starts with your next message.' }]);
     await this.send();
   }

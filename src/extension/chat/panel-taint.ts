@@ -20,7 +20,7 @@ export class PanelTaint {
     if (!agent || !sessionId) return [];
     if (this.sources === null) {
       try {
-        this.sources = pepe.sessions.exists(agent, sessionId) ? (pepe.sessions.load(agent, sessionId).taint?.sources ?? []).map(visibleLine) : [];
+        this.sources = pepe.sessionExists(agent, sessionId) ? (pepe.sessionLoad(agent, sessionId).taint?.sources ?? []).map(visibleLine) : [];
       } catch {
         return [];
       }
@@ -38,7 +38,7 @@ export class PanelTaint {
 
   /** The person's explicit action; the text says what happened, for the conversation. */
   trust(pepe: Pepe, agent: string | null, sessionId: string | null, busy: boolean): string {
-    if (!agent || !sessionId || !pepe.sessions.exists(agent, sessionId)) return 'Nothing to trust: this conversation has taken in no outside content.';
+    if (!agent || !sessionId || !pepe.sessionExists(agent, sessionId)) return 'Nothing to trust: this conversation has taken in no outside content.';
     const { wasTainted } = pepe.trustSession(agent, sessionId);
     this.sources = [];
     if (!wasTainted) return 'Nothing to trust: this conversation has taken in no outside content.';

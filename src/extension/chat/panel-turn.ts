@@ -70,7 +70,7 @@ export class PanelTurns {
   meterFor(pepe: Pepe): UsageMeter {
     if (this.meter?.pepe !== pepe) {
       this.meter?.meter.dispose();
-      this.meter = { pepe, meter: new UsageMeter(pepe.usage) };
+      this.meter = { pepe, meter: new UsageMeter({ onRecord: (listener) => pepe.onUsageRecord(listener), all: () => pepe.usageRecords() }) };
     }
     return this.meter.meter;
   }
@@ -93,7 +93,7 @@ export class PanelTurns {
     try {
       const pepe = await this.deps.getPepe();
       // `/name args` is the prompt file's text; the conversation shows what was typed, and which file it used.
-      const expanded = expansionOutcome(text, await pepe.interop.expand(text));
+      const expanded = expansionOutcome(text, await pepe.promptExpand(text));
       if (expanded.notice) queue.push(expanded.notice);
       if (expanded.text === null) return;
       meter = this.meterFor(pepe);

@@ -42,7 +42,7 @@ export async function panelState(getPepe: () => Promise<Pepe>, panel: ViewedPane
     sessionUsage = panel.meterFor(pepe).sessionUsage(sessionId);
     project = projectFor(pepe.config, agent ?? undefined) ?? null;
     if (project) {
-      const t = pepe.usage.projectUsage(pepe.config, project).tier;
+      const t = pepe.projectUsage(project).tier;
       tier = t === 'normal' ? null : t;
     }
   } catch {

@@ -109,7 +109,7 @@ export async function coreCheck(ctx: CommandContext, raw: unknown): Promise<unkn
 export async function approvalsShow(ctx: CommandContext, raw: unknown): Promise<unknown> {
   const args = parseArgs(ApprovalArgs, 'pepe.approvals.show', raw);
   const pepe = await ctx.host.get();
-  const pending = await pepe.pending.list();
+  const pending = await pepe.approvalList();
   if (!args.id && !pending.length) {
     void vscode.window.showInformationMessage('Pepe: no pending approvals.');
     return { pending: [] };
@@ -143,7 +143,7 @@ export async function approvalsShow(ctx: CommandContext, raw: unknown): Promise<
     ).value;
   if (action === 'deny') {
     const reason = args.reason ?? (args.id ? undefined : await vscode.window.showInputBox({ title: `Deny ${id}`, prompt: 'Optional: why (the agent reads this)' }));
-    const denied = await pepe.pending.deny(id, { reason: reason || undefined });
+    const denied = await pepe.approvalDeny(id, { reason: reason || undefined });
     ctx.log.info(`approval ${denied.id} denied`);
     return denied;
   }

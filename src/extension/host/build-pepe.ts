@@ -77,12 +77,12 @@ export async function buildPepe(host: PepeHost, deps: BuildDeps): Promise<BuiltP
   void refreshSchemaCopy(pepe.paths.home).catch((e: unknown) => deps.log.warn(`config schema copy: ${String(e)}`));
   // Set API Key… re-overlays before it returns, so the very next request uses the new key.
   // MCP servers' ${VAR} references may be SecretStorage entries too (Set MCP Server Secret…).
-  const keys = deps.apiKeys.bind(env, base, () => [...keyEnvNames(pepe.config.models), ...pepe.mcp.describe().flatMap((r) => r.credentials.map((c) => c.variable))]);
+  const keys = deps.apiKeys.bind(env, base, () => [...keyEnvNames(pepe.config.models), ...pepe.mcpDescribe().flatMap((r) => r.credentials.map((c) => c.variable))]);
   resources.push(keys);
   const syncKeys = () => keys.sync();
   await syncKeys();
 
-  const unlisten = pepe.log.onEntry((entry) => {
+  const unlisten = pepe.onLogEntry((entry) => {
     const { ts: _ts, kind, ...rest } = entry;
     const text = `${kind} ${JSON.stringify(rest)}`;
     if (kind === 'slot_fallback' || kind === 'plugin_error') deps.log.warn(text);

@@ -72,7 +72,7 @@ export class HeartbeatRunner implements vscode.Disposable {
       return; // another window is running this round
     }
     try {
-      const outcomes = await this.pepe.heartbeat.runDue();
+      const outcomes = await this.pepe.heartbeatRunDue();
       for (const outcome of outcomes) this.report(outcome);
     } catch (e) {
       this.deps.log.error(`heartbeat: ${errorMessage(e)}`);

@@ -9,7 +9,7 @@ import type { Pepe } from '../../core/pepe.js';
 export function attachVsCodeTools(pepe: Pepe): void {
   const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
   if (!lm?.tools || typeof lm.invokeTool !== 'function') return;
-  pepe.mcp.setHostTools({
+  pepe.setMcpHostTools({
     list: () => (vscode.lm.tools ?? []).map((t) => ({ name: t.name, description: t.description, ...(t.inputSchema ? { inputSchema: t.inputSchema as Record<string, unknown> } : {}) })),
     async invoke(name, input, signal) {
       const cts = new vscode.CancellationTokenSource();

@@ -17,7 +17,7 @@ type NetworkChoice = vscode.QuickPickItem & { network: boolean };
  */
 export async function mcpAdd(deps: McpUiDeps, refresh: () => void): Promise<void> {
   const pepe = await deps.host.get();
-  const existing = new Set(pepe.mcp.describe().map((r) => r.name));
+  const existing = new Set(pepe.mcpDescribe().map((r) => r.name));
   const agents = Object.keys(pepe.config.agents ?? {});
   const flow = new InputFlow(TITLE, agents.length ? 4 : 3);
   let name: string;
@@ -65,7 +65,7 @@ export async function mcpAdd(deps: McpUiDeps, refresh: () => void): Promise<void
     flow.dispose();
   }
   try {
-    const { warnings } = await pepe.mcp.add(name, server, { agents: picked });
+    const { warnings } = await pepe.mcpAdd(name, server, { agents: picked });
     for (const w of warnings) void vscode.window.showWarningMessage(w);
   } catch (e) {
     return void vscode.window.showErrorMessage(`Pepe: ${e instanceof Error ? e.message : String(e)}`);
@@ -77,9 +77,9 @@ export async function mcpAdd(deps: McpUiDeps, refresh: () => void): Promise<void
 /** Starts the new server once and says what it offers (its tools by their own names). */
 async function testServer(pepe: Pepe, name: string, agents: string[], deps: McpUiDeps, refresh: () => void): Promise<void> {
   const who = agents.length ? `${agents.join(', ')} may use it` : 'no agent uses it yet';
-  const restricted = pepe.mcp.restriction();
+  const restricted = pepe.mcpRestriction();
   if (restricted) return void vscode.window.showInformationMessage(`Pepe: MCP server ${name} added (${who}). ${restricted}.`);
-  const { check, tools } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pepe: starting MCP server ${name}…` }, () => pepe.mcp.toolRows(name));
+  const { check, tools } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pepe: starting MCP server ${name}…` }, () => pepe.mcpToolRows(name));
   refresh();
   deps.log.info(`MCP server ${name} added; test: ${check.ok ? `${tools.length} tools in ${check.ms} ms` : check.error ?? 'failed'}`);
   if (!check.ok) {

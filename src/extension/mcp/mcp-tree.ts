@@ -21,17 +21,17 @@ export class McpTree extends PepeTree<Node> {
 
   async getChildren(node?: Node): Promise<Node[]> {
     const pepe = await this.host.get();
-    if (!node) return pepe.mcp.describe().map((row) => ({ kind: 'mcpServer', server: row.name, row }));
+    if (!node) return pepe.mcpDescribe().map((row) => ({ kind: 'mcpServer', server: row.name, row }));
     if (node.kind !== 'mcpServer') return [];
     if (node.row.invalid) return [{ kind: 'mcpMessage', server: node.server, message: node.row.invalid, error: true }];
     if (node.row.disabled) return [{ kind: 'mcpMessage', server: node.server, message: 'disabled in config.json', error: false }];
     // Restricted Mode: expanding a server must not start it (a local server runs code).
-    const restricted = pepe.mcp.restriction();
+    const restricted = pepe.mcpRestriction();
     if (restricted) return [{ kind: 'mcpMessage', server: node.server, message: restricted, error: false }];
-    const { check, tools } = await pepe.mcp.toolRows(node.server);
+    const { check, tools } = await pepe.mcpToolRows(node.server);
     // When the state changed (started, or failed), the server row shows it; unchanged, nothing
     // is redrawn (a redraw asks for these children again).
-    const now = pepe.mcp.status().find((s) => s.name === node.server);
+    const now = pepe.mcpStatus().find((s) => s.name === node.server);
     if (now && (now.state !== node.row.status.state || now.restarts !== node.row.status.restarts)) setTimeout(() => this.refresh(), 0);
     if (!check.ok) return [{ kind: 'mcpMessage', server: node.server, message: check.error ?? 'did not list its tools', error: true }];
     if (!tools.length) return [{ kind: 'mcpMessage', server: node.server, message: 'offers no tools', error: false }];

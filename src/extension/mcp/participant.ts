@@ -107,5 +107,5 @@ function lastAgent(context: Pick<vscode.ChatContext, 'history'>): string | null 
 
 function sessionFor(context: Pick<vscode.ChatContext, 'history'>, agent: string, pepe: Pepe): string | undefined {
   const id = answers(context).filter((a) => a.agent === agent).at(-1)?.sessionId;
-  return id && pepe.sessions.exists(agent, id) ? id : undefined;
+  return id && pepe.sessionExists(agent, id) ? id : undefined;
 }

@@ -20,7 +20,7 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
   const serverOf = async (node?: McpServerNode): Promise<string | undefined> => {
     if (node?.server) return node.server;
     const pepe = await deps.host.get();
-    return vscode.window.showQuickPick(pepe.mcp.describe().map((r) => r.name), { title: 'Pepe: MCP server', placeHolder: 'which MCP server' });
+    return vscode.window.showQuickPick(pepe.mcpDescribe().map((r) => r.name), { title: 'Pepe: MCP server', placeHolder: 'which MCP server' });
   };
   const disposables: vscode.Disposable[] = [
     tree,
@@ -32,7 +32,7 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
       if (!name) return;
       const pepe = await deps.host.get();
       try {
-        const tools = await pepe.mcp.restart(name);
+        const tools = await pepe.mcpRestart(name);
         void vscode.window.showInformationMessage(`MCP server ${name} restarted: ${tools.length} tools.`);
       } catch (e) {
         void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
@@ -44,13 +44,13 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
       if (!name) return;
       const ok = await vscode.window.showWarningMessage(`Remove the MCP server ${name}? Agents that use it lose its tools.`, { modal: true }, 'Remove');
       if (ok !== 'Remove') return;
-      await (await deps.host.get()).mcp.remove(name);
+      await (await deps.host.get()).mcpRemove(name);
       tree.refresh();
     }),
     vscode.commands.registerCommand('pepe.mcp.add', () => mcpAdd(deps, () => tree.refresh())),
     vscode.commands.registerCommand('pepe.mcp.setSecret', async () => {
       const pepe = await deps.host.get();
-      const names = [...new Set(pepe.mcp.describe().flatMap((r) => r.credentials.map((c) => `${c.variable}${c.set ? ' (set)' : ''}`)))];
+      const names = [...new Set(pepe.mcpDescribe().flatMap((r) => r.credentials.map((c) => `${c.variable}${c.set ? ' (set)' : ''}`)))];
       if (!names.length) return void vscode.window.showInformationMessage('No MCP server refers to a ${VARIABLE}: add the credential to its entry as a reference first.');
       const picked = await vscode.window.showQuickPick(names, { title: 'Pepe: Set MCP Server Secret', placeHolder: 'the ${VARIABLE} an MCP server refers to', ignoreFocusOut: true });
       if (!picked) return;
@@ -63,13 +63,13 @@ export function registerMcp(deps: McpUiDeps): { disposables: vscode.Disposable[]
     }),
     vscode.commands.registerCommand('pepe.mcp.grantVsCodeTool', async () => {
       const pepe = await deps.host.get();
-      const tools = pepe.mcp.hostToolNames();
+      const tools = pepe.mcpHostToolNames();
       if (!tools.length) return void vscode.window.showInformationMessage('VS Code offers no tools right now (its MCP servers and other extensions add them).');
       const tool = await vscode.window.showQuickPick(tools, { title: 'Pepe: Give an Agent a VS Code Tool', placeHolder: 'a VS Code tool to give an agent (each call is still asked first)', ignoreFocusOut: true });
       if (!tool) return;
       const agent = await vscode.window.showQuickPick(Object.keys(pepe.config.agents ?? {}), { title: `Pepe: Give an Agent ${tool}`, placeHolder: `the agent that may use ${tool}`, ignoreFocusOut: true });
       if (!agent) return;
-      await pepe.mcp.grant(agent, `vscode:${tool}`);
+      await pepe.mcpGrant(agent, `vscode:${tool}`);
       void vscode.window.showInformationMessage(`${agent} may now use ${tool}; each call is asked first.`);
     }),
     registerParticipant(participant),

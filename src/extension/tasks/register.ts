@@ -34,7 +34,7 @@ export function registerTasks(deps: TasksUiDeps): { disposables: vscode.Disposab
   const service = async (): Promise<TaskService> => {
     const pepe = await deps.host.get();
     const core = loadCore();
-    return new core.TaskService({ dataHome: core.tasksHome(process.env), pepeHome: pepe.paths.home, env: process.env, maxRunning: () => pepe.config.limits?.max_tasks ?? core.DEFAULT_MAX_TASKS, usage: () => pepe.usage.all() });
+    return new core.TaskService({ dataHome: core.tasksHome(process.env), pepeHome: pepe.paths.home, env: process.env, maxRunning: () => pepe.config.limits?.max_tasks ?? core.DEFAULT_MAX_TASKS, usage: () => pepe.usageRecords() });
   };
   const tree = new TasksTree(deps.host, service);
   const base = new BaseDocs(service);
@@ -191,7 +191,7 @@ async function decide(deps: TasksUiDeps, verb: 'approve' | 'deny', node: TaskApp
   if (typeof node?.id !== 'string' || typeof node.taskId !== 'string') throw new Error(`pepe.task.${verb}: a parked call's row of the Tasks view is needed`);
   const pepe = await deps.host.get();
   if (verb === 'deny') {
-    await pepe.pending.deny(node.id, {});
+    await pepe.approvalDeny(node.id, {});
     return true;
   }
   const outcome = await pepe.approveNow(node.id);

@@ -54,7 +54,7 @@ export class TasksTree extends PepeTree<Node> {
   async pendingByTask(tasks: TaskView[]): Promise<Map<string, PendingApproval[]>> {
     const pepe = await this.host.get();
     const out = new Map<string, PendingApproval[]>();
-    for (const a of await pepe.pending.list()) {
+    for (const a of await pepe.approvalList()) {
       const place = a.workspace ?? a.cwd;
       const t = tasks.find((x) => place === x.worktree || place.startsWith(`${x.worktree}/`));
       if (t) out.set(t.id, [...(out.get(t.id) ?? []), a]);

@@ -51,7 +51,7 @@ export class GrantsTree extends PepeTree<Node> {
     if (node) return [];
     const pepe = await this.host.get();
     this.watchHome(pepe.paths.home);
-    const list = await pepe.grants.list();
+    const list = await pepe.grantList();
     this.last = list;
     const groups = new Map<string, GrantEntry[]>();
     for (const e of list) groups.set(e.agent, [...(groups.get(e.agent) ?? []), e]);
@@ -133,11 +133,11 @@ export function registerGrantsView(host: PepeHost, log: vscode.LogOutputChannel)
     vscode.commands.registerCommand('pepe.grants.revoke', async (node?: GrantNode | GrantAgentNode | { id?: string }) => {
       const pepe = await host.get();
       if (node && 'kind' in node && node.kind === 'grantAgent') {
-        return run(async () => `revoked ${(await pepe.grants.revokeScope(node.agent)).length} grants of ${node.agent}`);
+        return run(async () => `revoked ${(await pepe.grantRevokeScope(node.agent)).length} grants of ${node.agent}`);
       }
       let id = node && 'kind' in node && node.kind === 'grant' ? node.entry.id : (node as { id?: string } | undefined)?.id;
       if (!id) {
-        const list = (await pepe.grants.list()).filter((e) => e.revocable);
+        const list = (await pepe.grantList()).filter((e) => e.revocable);
         if (!list.length) return void vscode.window.showInformationMessage('Pepe: nothing lets a call run without asking.');
         const picked = await vscode.window.showQuickPick(list.map((e) => ({ label: e.scope, description: `${e.agent === '*' ? 'every agent' : e.agent} · ${KIND_LABEL[e.kind]}`, detail: e.covers, id: e.id })), { title: 'Pepe: Revoke Grant', ignoreFocusOut: true });
         if (!picked) return;
@@ -145,19 +145,19 @@ export function registerGrantsView(host: PepeHost, log: vscode.LogOutputChannel)
       }
       const target = id;
       return run(async () => {
-        const e = await pepe.grants.revoke(target);
+        const e = await pepe.grantRevoke(target);
         return `revoked ${e.scope} (${e.agent === '*' ? 'every agent' : e.agent}); the next such call is asked`;
       });
     }),
     vscode.commands.registerCommand('pepe.grants.clear', async (opts?: { force?: boolean }) => {
       const pepe = await host.get();
-      const n = (await pepe.grants.list()).filter((e) => e.revocable).length;
+      const n = (await pepe.grantList()).filter((e) => e.revocable).length;
       if (!n) return void vscode.window.showInformationMessage('Pepe: nothing lets a call run without asking.');
       if (opts?.force !== true) {
         const ok = await vscode.window.showWarningMessage(`Revoke all ${n} grants?`, { modal: true, detail: 'Saved "always" entries, session and task grants, the bypass and the settings that keep approvals after outside content. From the next call on, each is asked again, in every window.' }, 'Revoke All');
         if (ok !== 'Revoke All') return;
       }
-      return run(async () => `revoked ${(await pepe.grants.clear()).length} grants`);
+      return run(async () => `revoked ${(await pepe.grantClear()).length} grants`);
     }),
   ];
   return { disposables, tree };

@@ -48,7 +48,7 @@ export class SlotsTree extends PepeTree<Node> {
   private watch(pepe: Pepe): void {
     if (this.watched?.pepe === pepe) return;
     this.watched?.stop();
-    const stop = pepe.log.onEntry((entry) => {
+    const stop = pepe.onLogEntry((entry) => {
       if (entry.kind !== 'slot_fallback') return;
       this.fallbackTimer ??= setTimeout(() => {
         this.fallbackTimer = undefined;

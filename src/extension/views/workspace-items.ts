@@ -18,7 +18,7 @@ export function registerWorkspaceItems(deps: { host: PepeHost; apiKeys: ApiKeys;
 
   const review = async () => {
     const pepe = await host.get();
-    const { workspace, items } = pepe.workspaceTrust.list();
+    const { workspace, items } = pepe.trustList();
     if (!workspace) return void vscode.window.showInformationMessage('Pepe leaves workspace files out in Restricted Mode: trust the folder first.');
     if (!items.length) return void vscode.window.showInformationMessage('This workspace has no agent files, MCP entries or hooks for Pepe.');
     const picks = items.map((it) => ({
@@ -32,8 +32,8 @@ export function registerWorkspaceItems(deps: { host: PepeHost; apiKeys: ApiKeys;
     if (!chosen) return;
     const keep = new Set(chosen.map((c) => c.item.id));
     for (const it of items) {
-      if (keep.has(it.id) && it.status !== 'accepted') await pepe.workspaceTrust.accept(it.id);
-      if (!keep.has(it.id) && it.status === 'accepted') await pepe.workspaceTrust.revoke(it.id);
+      if (keep.has(it.id) && it.status !== 'accepted') await pepe.trustAccept(it.id);
+      if (!keep.has(it.id) && it.status === 'accepted') await pepe.trustRevoke(it.id);
     }
     await askInputs();
     await host.reload();
@@ -55,7 +55,7 @@ export function registerWorkspaceItems(deps: { host: PepeHost; apiKeys: ApiKeys;
   const offer = async () => {
     const pepe = host.current;
     if (!pepe) return;
-    const waiting = pepe.workspaceTrust.list().items.filter((it) => it.status !== 'accepted');
+    const waiting = pepe.trustList().items.filter((it) => it.status !== 'accepted');
     const key = waiting.map((it) => `${it.id}@${it.hash}`).join(',');
     if (!waiting.length || offered.has(key)) return;
     offered.add(key);

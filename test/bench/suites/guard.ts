@@ -22,10 +22,10 @@ export async function guardSuite(ctx: SuiteContext): Promise<Figure[]> {
   writeFileSync(join(home, 'config.json'), JSON.stringify({ slots: { memory: BENCH_PLUGIN_NAME }, agents: { a: { model: 'mock' } }, slot_deadlines_ms: { memory: HANG_DEADLINE_MS } }));
   const pepe = await createPepe({ home, env: {}, workspace: home });
   await pepe.pluginList(); // loaded, as in a running host
-  const builtin = () => pepe.builtins.memory.search('a', 'q', { limit: 5 });
-  const guarded = (query: string) => pepe.slots.memorySearch('a', query, { limit: 5 }, undefined, builtin);
+  const builtin = () => pepe['builtins'].memory.search('a', 'q', { limit: 5 });
+  const guarded = (query: string) => pepe['slots'].memorySearch('a', query, { limit: 5 }, undefined, builtin);
   const mod = (await import(pathToFileURL(file).href)) as { search: (a: string, q: string, o: object) => unknown };
-  const worker = pepe.registry.workerFor(file);
+  const worker = pepe['registry'].workerFor(file);
   if (!worker) throw new Error('bench plugin worker not started');
 
   const first = await guarded('deploy');
@@ -49,7 +49,7 @@ export async function guardSuite(ctx: SuiteContext): Promise<Figure[]> {
 
   // Before/after of the one core change made for this target: the plugin listing every guarded
   // call does (old: async readdir + stat through the thread pool; new: synchronous signature check).
-  const registry = pepe.registry as unknown as { listFiles(): Promise<unknown>; list(): Promise<unknown> };
+  const registry = pepe['registry'] as unknown as { listFiles(): Promise<unknown>; list(): Promise<unknown> };
   const listing = await interleave(rounds, {
     before: perCall(() => registry.listFiles()),
     after: perCall(() => registry.list()),

@@ -25,22 +25,22 @@ export async function mcpSuite(ctx: SuiteContext): Promise<Figure[]> {
   const main = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
   const pepe = await createPepe({ home, env: {}, workspace: home });
   try {
-    await pepe.store.update((raw) => {
+    await pepe['store'].update((raw) => {
       raw.mcp_servers = { ev: { command: process.execPath, args: [main, 'stdio'] } };
       raw.agents = { a: { model: 'mock', mcp: ['ev'], auto_approve: ['mcp__ev__echo'] } };
     });
     await pepe.reload();
     const agentConfig = pepe.config.agents!.a!;
-    const { tools } = await pepe.mcp.toolsFor(agentConfig);
+    const { tools } = await pepe['mcp'].toolsFor(agentConfig);
     const byName = new Map<string, Tool<any>>(tools.map((t) => [t.name, t]));
     if (!byName.has('mcp__ev__echo')) throw new Error('server-everything offered no echo tool');
     // The connection's own SDK client: the direct call uses the very same process and pipe.
-    const client = (pepe.mcp.connection('ev') as unknown as { client: Client }).client;
+    const client = (pepe['mcp'].connection('ev') as unknown as { client: Client }).client;
 
     const signal = new AbortController().signal;
     const context = {
       agent: 'a', agentConfig, chain: ['a'], sessionId: 'bench', workspace: home, signal, config: pepe.config, env: {}, paths: pepe.paths,
-      slots: pepe.slots, builtins: pepe.builtins, emit: () => undefined, markOutsideContent: () => undefined, workspaceTrusted: true,
+      slots: pepe['slots'], builtins: pepe['builtins'], emit: () => undefined, markOutsideContent: () => undefined, workspaceTrusted: true,
     } as ToolContext;
     const barrier = new PermissionBarrier({ persistAlwaysAllow: async () => undefined });
     const env = (): InvokeEnv => ({ context, barrier, run: newRunState(), sandbox: async () => ({ confined: true }) });
@@ -71,7 +71,7 @@ export async function mcpSuite(ctx: SuiteContext): Promise<Figure[]> {
       figure('mcp', 'mcp_overhead', "Pepe's overhead per warm MCP call over the direct SDK call", 'ms', pairedDiff(samples.pepe, samples.direct), { below: 2, targetText: '< 2 ms' }),
     ];
   } finally {
-    await pepe.mcp.dispose();
+    await pepe['mcp'].dispose();
     pepe.dispose();
   }
 }

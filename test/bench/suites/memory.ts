@@ -83,8 +83,8 @@ export async function memorySuite(ctx: SuiteContext): Promise<Figure[]> {
   const pepe = await createPepe({ home, env: {} });
 
   // The runtime's path: the memory slot with nothing configured answers with the built-in.
-  const search = (memory: BuiltinMemory) => pepe.slots.memorySearch('a', NEEDLE, { limit: 20 }, undefined, () => memory.search('a', NEEDLE, { limit: 20 }));
-  const first = await search(pepe.builtins.memory);
+  const search = (memory: BuiltinMemory) => pepe['slots'].memorySearch('a', NEEDLE, { limit: 20 }, undefined, () => memory.search('a', NEEDLE, { limit: 20 }));
+  const first = await search(pepe['builtins'].memory);
   const expected = (await rg(files)).lines;
   if (first.result.length !== expected) throw new Error(`built-in found ${first.result.length} hits, rg ${expected} lines`);
   ctx.log(`memory: ${totalMb.toFixed(1)} MB in 3 files, ${expected} hits for "${NEEDLE}"`);
@@ -93,7 +93,7 @@ export async function memorySuite(ctx: SuiteContext): Promise<Figure[]> {
   const warm = await interleave(rounds, {
     builtinWarm: async () => {
       const t = performance.now();
-      await search(pepe.builtins.memory);
+      await search(pepe['builtins'].memory);
       return performance.now() - t;
     },
     rg: async () => (await rg(files)).ms,

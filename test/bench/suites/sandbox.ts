@@ -15,7 +15,7 @@ export async function sandboxSuite(ctx: SuiteContext): Promise<Figure[]> {
   const opts = { cwd: home, env: scrubEnv(process.env, pepe.config), timeoutMs: 10_000 };
   const viaSandbox = async () => {
     const t = performance.now();
-    const a = await pepe.slots.sandboxRun(null, 'true', [], opts, undefined, () => pepe.builtins.runSandbox(null, 'true', [], opts));
+    const a = await pepe['slots'].sandboxRun(null, 'true', [], opts, undefined, () => pepe['builtins'].runSandbox(null, 'true', [], opts));
     if (a.result.exitStatus !== 0) throw new Error('true failed in the sandbox');
     return performance.now() - t;
   };

@@ -46,8 +46,8 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
     config: pepe.config,
     env: {},
     paths: pepe.paths,
-    slots: pepe.slots,
-    builtins: pepe.builtins,
+    slots: pepe['slots'],
+    builtins: pepe['builtins'],
     emit: () => undefined,
     markOutsideContent: () => undefined,
   } as ToolContext;

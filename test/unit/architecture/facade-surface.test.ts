@@ -1,7 +1,7 @@
 /**
- * The hosts use the facade through its declared surface (facade-surface.ts): its methods, its
- * data, and the listed operations of the service fields named there. Shown to catch a planted
- * reach-past on a small tree of its own.
+ * The hosts use the facade through its methods and its read-only data only (facade-surface.ts).
+ * Shown to catch planted reach-pasts on a small tree of its own, the compiler's way round
+ * `protected` (bracket access) and destructuring included.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,13 +21,18 @@ function tree(files: Record<string, string>): string {
   return base;
 }
 
-const FACADE = `class Store { update(): void {} read(): void {} }
-class Sessions { list(): string[] { return []; } appendMessage(): void {} }
-export class Pepe {
-  readonly store = new Store();
-  readonly sessions = new Sessions();
+const FACADE = `class Store { update(): void {} }
+class Sessions { list(): string[] { return []; } }
+abstract class Wiring {
   readonly workspace = '.';
-  agentList(): string[] { return []; }
+  protected readonly store = new Store();
+  protected readonly sessions = new Sessions();
+  /** Left public by mistake: the checker still refuses it to a host. */
+  readonly mcp = { stop(): void {} };
+}
+export class Pepe extends Wiring {
+  get config(): object { return {}; }
+  sessionList(): string[] { return this.sessions.list(); }
 }
 `;
 
@@ -40,16 +45,38 @@ describe('the facade surface the hosts use (facade-surface.ts)', function () {
     assert.deepEqual(reachPasts(ROOT), []);
   });
 
-  it('catches a host reaching into a service that is not part of it, or an operation not listed, whatever the variable is called', () => {
+  it('lets a host call methods and read data, whatever the variable holding the facade is called', () => {
     const base = tree({
       'src/core/pepe.ts': FACADE,
-      'src/extension/fine.ts': "import type { Pepe } from '../core/pepe.js';\nexport const ok = (pepe: Pepe) => [pepe.agentList(), pepe.sessions.list(), pepe.workspace];\n",
-      'src/cli/planted.ts': "import type { Pepe } from '../core/pepe.js';\nexport const bad = (core: Pepe) => { core.store.update(); core.sessions.appendMessage(); };\n",
+      'src/extension/fine.ts': "import type { Pepe } from '../core/pepe.js';\nexport const ok = (core: Pepe) => { const { config, workspace } = core; return [core.sessionList(), core.workspace, core.config, config, workspace, core.sessionList.bind(core)]; };\n",
+      'src/core/inside.ts': "import type { Pepe } from './pepe.js';\nexport const inside = (pepe: Pepe) => pepe['store'].update();\n",
     });
     bases.push(base);
-    assert.deepEqual(reachPasts(base, { sessions: ['list'] }), [
-      'src/cli/planted.ts: pepe.sessions.appendMessage (not an operation of the surface)',
-      'src/cli/planted.ts: pepe.store.update (not a service of the surface)',
+    assert.deepEqual(reachPasts(base), []);
+  });
+
+  it('fails on a planted reach-past: a field, bracket access, destructuring (in a declaration or a parameter) and a cast', () => {
+    const base = tree({
+      'src/core/pepe.ts': FACADE,
+      'src/cli/planted.ts': [
+        "import type { Pepe } from '../core/pepe.js';",
+        'export const field = (core: Pepe) => core.mcp.stop();',
+        "export const bracket = (core: Pepe) => core['store'].update();",
+        'export const declared = (core: Pepe) => { const { sessions, config } = core; return [sessions, config]; };',
+        'export const param = ({ store }: Pepe) => store;',
+        'export const rest = (core: Pepe) => { const { ...all } = core; return all; };',
+        'export const cast = (core: Pepe) => (core as unknown as { store: unknown }).store;',
+        '',
+      ].join('\n'),
+    });
+    bases.push(base);
+    assert.deepEqual(reachPasts(base), [
+      "src/cli/planted.ts: pepe as unknown (the facade cast to another type)",
+      "src/cli/planted.ts: pepe.mcp.stop (not a method of the facade)",
+      "src/cli/planted.ts: pepe['store'] (element access on the facade)",
+      'src/cli/planted.ts: { ...all } = pepe (destructured from the facade)',
+      'src/cli/planted.ts: { sessions } = pepe (destructured from the facade)',
+      'src/cli/planted.ts: { store } = pepe (destructured from the facade)',
     ]);
   });
 });

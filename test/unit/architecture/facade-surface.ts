@@ -1,37 +1,27 @@
 /**
- * The facade's surface for the hosts (docs/architecture.md): src/extension and src/cli call the
- * Pepe facade's methods and read its data, and of its service fields they use only the ones named
- * here, and only the operations listed for each. The checker reads the host files with the
- * TypeScript checker, so a reach-past is found whatever the variable holding the facade is called.
+ * The facade's surface for the hosts (docs/architecture.md): every file of src/ outside src/core
+ * uses the Pepe facade through its methods and its read-only data, never through the parts behind
+ * it. The parts are protected (core/facade/wiring.ts), so the compiler refuses `pepe.mcp`; this
+ * checker also finds the ways around that the compiler lets through: `pepe['mcp']` (TypeScript
+ * allows bracket access to protected members), destructuring the facade, and casting it to
+ * something else. It reads the files with the TypeScript checker, so a use is found whatever the
+ * variable holding the facade is called.
  */
 import ts from 'typescript';
 import { join, relative } from 'node:path';
 
-/** Fields a host may read as they are (plain data, or the facade's configuration as it applies). */
-const DATA = ['paths', 'env', 'workspace', 'config', 'configSnapshot', 'workspaceFilesAllowed'] as const;
+/** What a host may read besides the methods: the configuration as it applies, and plain data. */
+export const DATA: readonly string[] = ['paths', 'env', 'workspace', 'config', 'configSnapshot', 'workspaceFilesAllowed'];
 
-/** The service fields a host may use, each with the operations it may call ('whole': passed on as it is). */
-export const HOST_SERVICES: Record<string, readonly string[]> = {
-  sessions: ['whole', 'list', 'load', 'exists', 'rename', 'delete'],
-  usage: ['whole', 'all', 'projectUsage', 'spend'],
-  pending: ['list', 'deny'],
-  mcp: ['add', 'remove', 'check', 'describe', 'grant', 'hostToolNames', 'restart', 'restriction', 'setHostTools', 'status', 'stop', 'toolRows'],
-  grants: ['list', 'revoke', 'revokeScope', 'clear'],
-  workspaceTrust: ['list', 'accept', 'revoke'],
-  interop: ['prompts', 'expand'],
-  heartbeat: ['runDue'],
-  log: ['onEntry'],
-};
-
-/** A place where a host file uses the facade beyond its surface: `file: pepe.member[.operation]`. */
+/** A place where a host file uses the facade beyond its surface: `file: what (why)`. */
 export type ReachPast = string;
 
 /**
- * Every use of a Pepe member beyond the surface in the host files of the program rooted at
- * `root` (its tsconfig.json): a service field not named in HOST_SERVICES, or an operation not
- * listed for it. Methods of the facade are its surface by definition.
+ * Every use of the facade beyond its surface in the host files of the program rooted at `root`
+ * (its tsconfig.json): a member that is neither a method nor in DATA, any element access on the
+ * facade, a member destructured from it that is not in DATA, and a cast of the facade to another type.
  */
-export function reachPasts(root: string, services: Record<string, readonly string[]> = HOST_SERVICES): ReachPast[] {
+export function reachPasts(root: string): ReachPast[] {
   const cfg = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
   if (!cfg) throw new Error(`no tsconfig.json in ${root}`);
   const program = ts.createProgram(cfg.fileNames, cfg.options);
@@ -40,23 +30,35 @@ export function reachPasts(root: string, services: Record<string, readonly strin
     const sym = t.getSymbol();
     return sym?.getName() === 'Pepe' && !!sym.declarations?.some((d) => d.getSourceFile().fileName.endsWith('/src/core/pepe.ts'));
   };
+  const isMethod = (t: ts.Type, name: string) => {
+    const decl = t.getProperty(name)?.declarations?.[0];
+    return !!decl && ts.isMethodDeclaration(decl);
+  };
+  const allowed = (t: ts.Type, name: string) => DATA.includes(name) || isMethod(t, name);
   const out = new Set<ReachPast>();
   for (const sf of program.getSourceFiles()) {
     const file = relative(root, sf.fileName);
-    if (!/^src\/(extension|cli)\//.test(file)) continue;
+    if (!file.startsWith('src/') || file.startsWith('src/core/')) continue;
     const visit = (n: ts.Node): void => {
-      if (ts.isPropertyAccessExpression(n) && isFacade(checker.getTypeAtLocation(n.expression))) {
-        const member = n.name.text;
-        const decl = checker.getSymbolAtLocation(n.name)?.declarations?.[0];
-        const isMethod = !!decl && (ts.isMethodDeclaration(decl) || ts.isGetAccessorDeclaration(decl) || ts.isSetAccessorDeclaration(decl));
-        if (!isMethod || (DATA as readonly string[]).includes(member)) {
-          const allowed = services[member];
-          const op = ts.isPropertyAccessExpression(n.parent) && n.parent.expression === n ? n.parent.name.text : 'whole';
-          if ((DATA as readonly string[]).includes(member)) {
-            // plain data: read as it is
-          } else if (!allowed) out.add(`${file}: pepe.${member}${op === 'whole' ? '' : `.${op}`} (not a service of the surface)`);
-          else if (!allowed.includes(op)) out.add(`${file}: pepe.${member}${op === 'whole' ? '' : `.${op}`} (not an operation of the surface)`);
+      if (ts.isPropertyAccessExpression(n)) {
+        const t = checker.getTypeAtLocation(n.expression);
+        if (isFacade(t) && !allowed(t, n.name.text)) {
+          const op = ts.isPropertyAccessExpression(n.parent) && n.parent.expression === n ? `.${n.parent.name.text}` : '';
+          out.add(`${file}: pepe.${n.name.text}${op} (not a method of the facade)`);
         }
+      } else if (ts.isElementAccessExpression(n) && isFacade(checker.getTypeAtLocation(n.expression))) {
+        out.add(`${file}: pepe[${n.argumentExpression.getText(sf)}] (element access on the facade)`);
+      } else if (ts.isObjectBindingPattern(n)) {
+        const t = checker.getTypeAtLocation(n);
+        if (isFacade(t)) {
+          for (const el of n.elements) {
+            const key = el.propertyName ?? el.name;
+            const name = ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : key.getText(sf);
+            if (el.dotDotDotToken || !DATA.includes(name)) out.add(`${file}: { ${el.dotDotDotToken ? '...' : ''}${name} } = pepe (destructured from the facade)`);
+          }
+        }
+      } else if ((ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) && isFacade(checker.getTypeAtLocation(n.expression)) && !isFacade(checker.getTypeAtLocation(n))) {
+        out.add(`${file}: pepe as ${n.type.getText(sf)} (the facade cast to another type)`);
       }
       ts.forEachChild(n, visit);
     };

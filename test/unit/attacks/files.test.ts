@@ -59,7 +59,7 @@ describe('attacks: file tools in a turn', function () {
     const t = await turn([{ tool_calls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }], { personPresent: false });
     assert.equal(t.results[0]?.isError, true, t.results[0]?.content);
     assert.ok(!JSON.stringify(t.events).includes('dotfile-content'), 'the dotfile reached the conversation');
-    const parked = await t.pepe.pending.list();
+    const parked = await t.pepe.approvalList();
     assert.equal(parked.length, 1);
     assert.ok(JSON.stringify(parked[0]).includes(join(dotHome, '.bashrc')), 'the parked call does not name the real file');
   });

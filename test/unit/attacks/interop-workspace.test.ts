@@ -30,9 +30,9 @@ describe('attack: a hostile workspace\'s agent files, MCP entries and hooks', fu
     assert.equal(pepe.config.agents!.helper, undefined);
     assert.ok(!pepe.routeGraph().agents.some((a) => a.name === 'helper'));
     await assert.rejects(pepe.run({ agent: 'helper', text: 'hi' }), /has problems and does not load/);
-    assert.deepEqual(pepe.workspaceTrust.list().items.map((i) => [i.name, i.status]), [['helper', 'awaiting']]);
+    assert.deepEqual(pepe.trustList().items.map((i) => [i.name, i.status]), [['helper', 'awaiting']]);
 
-    await pepe.workspaceTrust.accept({ all: true });
+    await pepe.trustAccept({ all: true });
     assert.equal(pepe.config.agents!.helper, undefined, 'a workspace file asking for approvals does not load, accepted or not');
     const problems = pepe.interopProblems();
     assert.ok(problems.includes('.pepe/agents/helper.md:3:1: "auto_approve" is refused in a workspace file: approvals come only from the person (their own config.json or the approval prompt); remove this line'), problems.join('\n'));
@@ -45,7 +45,7 @@ describe('attack: a hostile workspace\'s agent files, MCP entries and hooks', fu
     put('.pepe/agents/helper.md', `---\nmodel: ${model}\ncan_message: [boss]\ntools: [bash, send_to_agent]\n---\nHelp.\n`);
     const prompter = new ScriptedPrompter([{ kind: 'deny', reason: 'no' }]);
     const pepe = await home.pepe({ workspace: home.workspace, prompter });
-    await pepe.workspaceTrust.accept('.pepe/agents/helper.md');
+    await pepe.trustAccept('.pepe/agents/helper.md');
     const r = await pepe.run({ agent: 'helper', text: 'go' });
     assert.equal(r.status, 'ok', r.error);
     assert.equal(prompter.requests.length, 1, 'its command was asked');
@@ -55,7 +55,7 @@ describe('attack: a hostile workspace\'s agent files, MCP entries and hooks', fu
     put('.pepe/agents/helper.md', `---\nmodel: ${model}\ncan_message: [boss, admin]\ntools: [bash, send_to_agent]\n---\nHelp.\n`);
     await pepe.reload();
     assert.equal(pepe.config.agents!.helper, undefined, 'changed: it no longer applies');
-    assert.deepEqual(pepe.workspaceTrust.list().items.map((i) => i.status), ['changed']);
+    assert.deepEqual(pepe.trustList().items.map((i) => i.status), ['changed']);
     await assert.rejects(pepe.run({ agent: 'helper', text: 'go' }), /changed since it was accepted/);
   });
 
@@ -68,13 +68,13 @@ describe('attack: a hostile workspace\'s agent files, MCP entries and hooks', fu
     home.writeConfig({ agents: { a: { model: script(home, 'a', steps), mcp: ['evil', 'evil2'] } } });
     const pepe = await home.pepe({ workspace: home.workspace, prompter: new ScriptedPrompter() });
     await pepe.run({ agent: 'a', text: 'go' });
-    assert.equal((await pepe.mcp.check('evil')).ok, false);
+    assert.equal((await pepe.mcpCheck('evil')).ok, false);
     assert.ok(!existsSync(marker), 'not started before acceptance');
 
-    await pepe.workspaceTrust.accept('evil');
-    const check = await pepe.mcp.check('evil');
+    await pepe.trustAccept('evil');
+    const check = await pepe.mcpCheck('evil');
     assert.equal(check.ok, false, 'not an MCP server');
-    await pepe.mcp.dispose();
+    await pepe['mcp'].dispose();
     assert.ok(!existsSync(marker), 'the workspace is read-only for it');
     assert.ok(!existsSync(homeMarker), 'PEPE_HOME is hidden from it');
     assert.equal(pepe.config.mcp_servers!.evil2, undefined, 'accepting one entry accepts only that one');
@@ -92,7 +92,7 @@ describe('attack: a hostile workspace\'s agent files, MCP entries and hooks', fu
     assert.ok(!existsSync(join(home.workspace, 'hook-ran')), 'not run before acceptance');
     assert.equal(prompter.requests.length, 1);
 
-    await pepe.workspaceTrust.accept('.pepe/hooks.json');
+    await pepe.trustAccept('.pepe/hooks.json');
     await pepe.run({ agent: 'a', text: 'go' });
     assert.ok(existsSync(join(home.workspace, 'hook-ran')), 'accepted, it runs');
     assert.equal(prompter.requests.length, 2, 'the call is still asked');
@@ -103,7 +103,7 @@ describe('attack: a hostile workspace\'s agent files, MCP entries and hooks', fu
   it('--untrusted (and Restricted Mode) leave accepted workspace items out', async () => {
     put('.pepe/agents/helper.md', '---\nmodel: mock\n---\nHelp.\n');
     let pepe = await home.pepe({ workspace: home.workspace });
-    await pepe.workspaceTrust.accept('helper');
+    await pepe.trustAccept('helper');
     assert.ok(pepe.config.agents!.helper);
     pepe = await home.pepe({ workspace: home.workspace, untrusted: true });
     assert.equal(pepe.config.agents?.helper, undefined);

@@ -34,7 +34,7 @@ describe('attacks: a parked call runs where it was parked, judged again', functi
     home.writeConfig({ agents: { a: { model: script(home, 'a', [{ tool_calls: [call] }, { text: 'parked' }, { text: 'ok' }]), tools: ['bash', 'read_file'], ...extra } } });
     const there = await home.pepe({ workspace: ws });
     const first = await there.run({ agent: 'a', text: 'go', personPresent: false });
-    const [parked] = await there.pending.list();
+    const [parked] = await there.approvalList();
     assert.ok(parked, 'the call was parked');
     there.dispose();
     return { first, parked };
@@ -62,7 +62,7 @@ describe('attacks: a parked call runs where it was parked, judged again', functi
     assert.equal(outcome.ran, false, outcome.content);
     assert.equal(existsSync(marker), false, 'git ran the planted program');
     assert.match(outcome.content, /pending approval/);
-    const again = await pepe.pending.list();
+    const again = await pepe.approvalList();
     assert.equal(again.length, 1, 'asked again: parked anew for a person');
     assert.match(again[0]!.why ?? '', /git/);
   });
@@ -81,14 +81,14 @@ describe('attacks: a parked call runs where it was parked, judged again', functi
       home.writeConfig({ agents: { a: { model: script(home, 'a', steps), tools: ['bash', 'read_file'], auto_approve: ['bash'] } } });
       const pepe = await home.pepe({ workspace: ws });
       const first = await pepe.run({ agent: 'a', text: 'read it', personPresent: false });
-      const [parked] = await pepe.pending.list();
+      const [parked] = await pepe.approvalList();
       assert.equal(parked?.tool, 'read_file');
       assert.equal(first.tookInOutsideContent, false, 'nothing was read yet');
       const outcome = await pepe.approveNow(parked!.id);
       assert.equal(outcome.ran, true, outcome.content);
       await pepe.run({ agent: 'a', text: 'go on', sessionId: first.sessionId, personPresent: false });
       assert.equal(existsSync(join(ws, 'pwned.txt')), false, 'the injected command ran under auto_approve');
-      assert.ok(pepe.sessions.load('a', first.sessionId).taint?.sources.some((s) => s.includes('notes.txt')), 'the conversation names the file');
+      assert.ok(pepe.sessionLoad('a', first.sessionId).taint?.sources.some((s) => s.includes('notes.txt')), 'the conversation names the file');
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }

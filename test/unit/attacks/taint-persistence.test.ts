@@ -44,7 +44,7 @@ describe('attacks: taint that lasts as long as the conversation', function () {
     assert.equal(existsSync(join(home.workspace, 'pwned.txt')), false, 'the injected command ran under auto_approve');
     const bash = result.messages.find((m) => m.role === 'tool' && /Not run/.test(m.content));
     assert.ok(bash, 'the command was refused');
-    assert.equal((await pepe.pending.list()).filter((p) => p.tool === 'bash').length, 1, 'and parked for a person');
+    assert.equal((await pepe.approvalList()).filter((p) => p.tool === 'bash').length, 1, 'and parked for a person');
   }
 
   // failed against bfd1589: turn 2 ran `echo pwned > pwned.txt` under auto_approve (taint lasted one turn).
@@ -67,7 +67,7 @@ describe('attacks: taint that lasts as long as the conversation', function () {
     const after = await home.pepe({ workspace: home.workspace });
     const second = await after.run({ agent: 'a', text: 'go on', sessionId: first.sessionId, personPresent: false });
     await assertRefusedAndParked(after, second);
-    assert.deepEqual(after.sessions.load('a', first.sessionId).taint?.sources, ['web_search'], 'the session file says where the outside content came from');
+    assert.deepEqual(after.sessionLoad('a', first.sessionId).taint?.sources, ['web_search'], 'the session file says where the outside content came from');
   });
 
   // failed against bfd1589: the compacted turn 2 ran the command under auto_approve.
@@ -118,7 +118,7 @@ describe('attacks: taint that lasts as long as the conversation', function () {
     assert.equal(result.status, 'ok', result.error);
     await assertRefusedAndParked(pepe, result);
     assert.equal(result.tookInOutsideContent, true);
-    assert.ok(pepe.sessions.load('parent', result.sessionId).taint?.sources.some((s) => /researcher/.test(s)), 'the source names the child agent');
+    assert.ok(pepe.sessionLoad('parent', result.sessionId).taint?.sources.some((s) => /researcher/.test(s)), 'the source names the child agent');
   });
 
   // failed against bfd1589: turn 2 ran the command; the web result the core fetched in turn 1 was forgotten.
@@ -175,7 +175,7 @@ describe('attacks: taint that lasts as long as the conversation', function () {
     await assertRefusedAndParked(pepe, third);
     // The person reads the conversation and trusts it again: pre-approval is back.
     assert.deepEqual(pepe.trustSession('a', id), { agent: 'a', sessionId: id, wasTainted: true });
-    assert.equal(pepe.sessions.load('a', id).taint, null);
+    assert.equal(pepe.sessionLoad('a', id).taint, null);
     const fourth = await pepe.run({ agent: 'a', text: 'again', sessionId: id, personPresent: false });
     assert.equal(existsSync(join(home.workspace, 'pwned.txt')), true, 'after the person trusted it again, auto_approve runs the command');
     assert.equal(fourth.tookInOutsideContent, false);

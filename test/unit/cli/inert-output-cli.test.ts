@@ -82,7 +82,7 @@ describe('CLI output of outside text is inert', function () {
     home.writeConfig({ agents: { a: { model: 'mock' } } });
     const pepe = await home.pepe({ workspace: home.dir });
     const r = await pepe.run({ agent: 'a', text: 'hi' });
-    pepe.sessions.rename('a', r.sessionId, HOSTILE);
+    pepe.sessionRename('a', r.sessionId, HOSTILE);
     const list = await pepeCli(home.dir, ['sessions', 'list', 'a']);
     assert.equal(list.exitCode, 0, list.stderr);
     assertInert(list);

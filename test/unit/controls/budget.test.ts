@@ -63,7 +63,7 @@ describe('budgets: limits.max_cost and a project\'s cap, checked before each mod
       assert.match(stopped.content, /the conversation budget \(limits\.max_cost, \$9\.99\) could be exceeded: this call may cost up to \$10\.00/);
       assert.ok(events.some((e) => e.type === 'error' && /limits\.max_cost/.test(e.message)));
       // The transcript is consistent: the user's message, no half answer.
-      assert.deepEqual(pepe.sessions.load('a', stopped.sessionId).messages.map((m) => m.role), ['user']);
+      assert.deepEqual(pepe.sessionLoad('a', stopped.sessionId).messages.map((m) => m.role), ['user']);
     });
 
     it('what the session spent counts: its next turn stops; the agent\'s own limit wins over the top-level one', async () => {
@@ -71,7 +71,7 @@ describe('budgets: limits.max_cost and a project\'s cap, checked before each mod
       const pepe = await home.pepe({ workspace: home.dir });
       const first = await pepe.run({ agent: 'a', text: 'hello there' });
       assert.equal(first.status, 'ok');
-      assert.ok(pepe.usage.all()[0]!.costUsd >= 2.01, 'the mock reported output that cost more than $2');
+      assert.ok(pepe.usageRecords()[0]!.costUsd >= 2.01, 'the mock reported output that cost more than $2');
       const second = await pepe.run({ agent: 'a', text: 'again', sessionId: first.sessionId });
       assert.equal(second.status, 'budget', 'spent + $10 could exceed $12');
       const other = await pepe.run({ agent: 'a', text: 'new conversation' });

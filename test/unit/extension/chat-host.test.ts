@@ -152,10 +152,10 @@ describe('chat host: what the webview is given', () => {
       try {
         home.writeConfig({ agents: { a: { model: 'mock' } } });
         const pepe = await home.pepe();
-        const meter = new UsageMeter(pepe.usage);
+        const meter = new UsageMeter({ onRecord: (listener) => pepe.onUsageRecord(listener), all: () => pepe.usageRecords() });
         meter.startTurn();
         const result = await pepe.run({ agent: 'a', text: 'hello', personPresent: false, onEvent: (e) => meter.onEvent(e) });
-        const records = pepe.usage.all();
+        const records = pepe.usageRecords();
         assert.ok(records.length >= 1);
         for (const r of records) assert.deepEqual([r.sessionId, r.turnId], [result.sessionId, result.turnId]);
         assert.equal(meter.endTurn()?.calls, records.length);

@@ -31,7 +31,7 @@ describe('chat: /help, /name prompts and their completion', () => {
 
   it('the completions the host sends validate; the input completes `/` only at its start', async () => {
     const pepe = await home.pepe({ workspace: repo.dir });
-    const commands = slashCommands(await pepe.interop.prompts());
+    const commands = slashCommands(await pepe.promptCatalog());
     assert.ok(parseHostMessage({ type: 'commands', commands }).ok);
     assert.deepEqual(commands.map((c) => `${c.kind}:${c.name}`), ['command:agent', 'command:new', 'command:help', 'prompt:review']);
     assert.equal(slashAt('/re', 3), 're');
@@ -43,12 +43,12 @@ describe('chat: /help, /name prompts and their completion', () => {
 
   it('a prompt is expanded and the conversation names its file; a broken one sends nothing and says why', async () => {
     const pepe = await home.pepe({ workspace: repo.dir });
-    const used = expansionOutcome('/review a.ts', await pepe.interop.expand('/review a.ts'));
+    const used = expansionOutcome('/review a.ts', await pepe.promptExpand('/review a.ts'));
     assert.equal(used.text, 'Review a.ts.');
     assert.match(used.notice?.kind === 'notice' ? used.notice.text : '', /Using the prompt \/review \(\.pepe\/prompts\/review\.md\)/);
-    assert.deepEqual(expansionOutcome('hello', await pepe.interop.expand('hello')), { text: 'hello', notice: null });
+    assert.deepEqual(expansionOutcome('hello', await pepe.promptExpand('hello')), { text: 'hello', notice: null });
     repo.write({ '.pepe/prompts/review.md': '---\ndescription: [broken\n---\nx' });
-    const broken = expansionOutcome('/review a.ts', await pepe.interop.expand('/review a.ts'));
+    const broken = expansionOutcome('/review a.ts', await pepe.promptExpand('/review a.ts'));
     assert.equal(broken.text, null);
     assert.match(broken.notice?.kind === 'notice' ? broken.notice.text : '', /front matter is not valid YAML.*nothing was sent/);
   });

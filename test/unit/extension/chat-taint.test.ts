@@ -17,8 +17,8 @@ describe('chat panel: outside content in the header, trusted again by the person
 
   it('reads the session, follows taint events of its own agent only, and clears it through the core', async () => {
     const pepe = await home.pepe({ workspace: home.workspace });
-    const id = pepe.sessions.create('a');
-    pepe.sessions.appendTaint('a', id, { sources: ['web_search'] });
+    const id = pepe['sessions'].create('a');
+    pepe['sessions'].appendTaint('a', id, { sources: ['web_search'] });
     const taint = new PanelTaint();
     assert.deepEqual(taint.current(pepe, 'a', id), ['web_search']);
     assert.equal(taint.onEvent({ type: 'taint', path: ['a', 'b'], sources: ['routed callee'] }), false, "a routed callee's event is not the panel's conversation");

@@ -37,7 +37,7 @@ describe('the config schema wherever PEPE_HOME points', () => {
   it('keeps a "$schema" the person chose', async () => {
     pepe = await createPepe({ home, env: {} });
     await pepe.agentAdd('ops', {});
-    await pepe.store.update((d) => void (d.$schema = 'https://example.org/mine.json'));
+    await pepe['store'].update((d) => void (d.$schema = 'https://example.org/mine.json'));
     await pepe.reload();
     assert.equal(await linkConfigSchema(pepe, schemaFile), false);
     assert.equal(JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')).$schema, 'https://example.org/mine.json');

@@ -33,7 +33,7 @@ describe('faults: routing fuzz (issue 8)', function () {
       providerOptions: { external: (id) => (scripts.has(id) ? new MockProvider(id, scripts.get(id)) : undefined) },
     });
     let current = '{}';
-    pepe.store.read = async () => pepe.store.parse(current);
+    pepe['store'].read = async () => pepe['store'].parse(current);
     const tally: Record<Outcome, number> = { ok: 0, no_route: 0, cycle: 0, hop_limit: 0 };
     let longest = 0;
     let exactLimitHits = 0;

@@ -37,7 +37,7 @@ describe('agent files', function () {
     assert.ok(problems.some((p) => p.startsWith('.pepe/agents/broken.md:5:')), problems.join('\n'));
     const row = pepe.agentList().find((a) => a.name === 'broken')!;
     assert.equal(row.status, 'invalid');
-    await pepe.workspaceTrust.accept('broken');
+    await pepe.trustAccept('broken');
     await assert.rejects(pepe.run({ agent: 'broken', text: 'hi' }), /broken\.md has problems and does not load:\n {2}\.pepe\/agents\/broken\.md:4:1: unknown field "colour"/);
     const doctor = await pepe.doctor();
     assert.ok(doctor.some((f) => f.level === 'problem' && f.message.startsWith('.pepe/agents/broken.md:4:1')), JSON.stringify(doctor));
@@ -89,7 +89,7 @@ describe('agent files', function () {
     put(home.workspace, '.github/agents/planner.agent.md', '---\ndescription: Plans\ntools: [codebase, editFiles, fetch, github/*]\nmodel: Claude Sonnet 4\nhandoffs: []\n---\nPlan things.\n');
     put(home.workspace, '.claude/agents/code-reviewer.md', '---\nname: code-reviewer\ndescription: Reviews\ntools: Read, Grep, Bash, mcp__gh__list\nmodel: fast\npermissionMode: bypassPermissions\n---\nReview.\n');
     const pepe = await home.pepe({ workspace: home.workspace });
-    await pepe.workspaceTrust.accept({ all: true });
+    await pepe.trustAccept({ all: true });
     const planner = pepe.config.agents!.planner!;
     assert.deepEqual({ tools: planner.tools, mcp: planner.mcp, model: planner.model, prompt: planner.system_prompt }, { tools: ['edit_file', 'list_dir', 'read_file', 'write_file'], mcp: ['github'], model: undefined, prompt: 'Plan things.' });
     const reviewer = pepe.config.agents!['code-reviewer']!;

@@ -61,7 +61,7 @@ describe('hooks', function () {
     const why = prompter.requests[0]!.why.find((w) => w.kind === 'hook');
     assert.ok(why && why.kind === 'hook' && /no answer within 1 s/.test(why.reason), JSON.stringify(prompter.requests[0]!.why));
     assert.match(prompter.requests[0]!.whyText, /a hook asked for it/i);
-    assert.ok(pepe.log.readKind('info').some((e) => /before-tool hook failed, so the call is asked/.test(e.message)));
+    assert.ok(pepe['log'].readKind('info').some((e) => /before-tool hook failed, so the call is asked/.test(e.message)));
   });
 
   it('a hook that answers "allow" cannot skip the barrier: the call is still asked, and the answer is logged as ignored', async () => {
@@ -70,7 +70,7 @@ describe('hooks', function () {
     const { prompter, pepe } = await turn(hook('PreToolUse', allow, 'write_file|Write'), steps, {}, [{ kind: 'deny', reason: 'no' }]);
     assert.equal(prompter.requests.length, 1, 'still asked');
     assert.ok(!existsSync(join(home.workspace, 'x.txt')));
-    assert.ok(pepe.log.readKind('info').some((e) => /answered "allow", which is ignored/.test(e.message)));
+    assert.ok(pepe['log'].readKind('info').some((e) => /answered "allow", which is ignored/.test(e.message)));
   });
 
   it('a hook that answers garbage makes the call ask; "ask" makes even a free tool ask', async () => {
@@ -92,7 +92,7 @@ describe('hooks', function () {
     assert.equal(r.result.tookInOutsideContent, true);
     r = await turn(hook('PostToolUse', 'kill -9 $$'), [bash('echo ran'), { text: 'ok' }], { auto_approve: ['bash'] });
     assert.match(r.results[0]!.content, /ran/);
-    assert.ok(r.pepe.log.readKind('info').some((e) => /PostToolUse hook (failed|exited)/.test(e.message)));
+    assert.ok(r.pepe['log'].readKind('info').some((e) => /PostToolUse hook (failed|exited)/.test(e.message)));
   });
 
   it('where commands cannot be confined, a before-tool hook does not run and its call is asked', async () => {

@@ -107,7 +107,7 @@ describe('instructions and skills in a turn (issue 24)', function () {
     assert.match(escape!.content, /not a file of skill "deploy"/);
     assert.equal(secret!.is_error, true);
     assert.doesNotMatch(secret!.content, /abc/);
-    const catalog = await pepe.interop.skills();
+    const catalog = await pepe['interop'].skills();
     assert.deepEqual(catalog.problems.map((p) => p.file), ['.github/skills/broken/SKILL.md']);
     assert.match(catalog.problems[0]!.message, /^line \d+: the front matter is not valid YAML/);
     const doctor = (await pepe.doctor()).filter((f) => f.area === 'interop');
@@ -120,7 +120,7 @@ describe('instructions and skills in a turn (issue 24)', function () {
     mkdirSync(join(home.dir, 'skills', 'review'), { recursive: true });
     writeFileSync(join(home.dir, 'skills', 'review', 'SKILL.md'), '---\nname: review\ndescription: my own review\n---\nMINE');
     const pepe = await home.pepe({ workspace: repo.dir });
-    const catalog = await pepe.interop.skills();
+    const catalog = await pepe['interop'].skills();
     assert.deepEqual(catalog.skills.map((s) => [s.name, s.description, s.source]), [['review', 'my own review', 'home']]);
     assert.deepEqual(catalog.shadowed.map((s) => s.skill.shownAs), ['.pepe/skills/review/SKILL.md']);
     assert.deepEqual((await pepe.doctor()).filter((f) => f.area === 'interop').map((f) => f.message), ['skill "review" at .pepe/skills/review/SKILL.md is hidden by $PEPE_HOME/skills/review/SKILL.md']);
@@ -162,8 +162,8 @@ describe('instructions and skills in a turn (issue 24)', function () {
     assert.doesNotMatch(echo, /- ws: /);
     assert.match(echo, /- mine: my own/);
     assert.equal(events.some((e) => e.type === 'instructions'), false);
-    assert.deepEqual((await pepe.interop.prompts()).prompts, []);
-    assert.deepEqual(await pepe.interop.expand('/fix now'), { kind: 'none' });
+    assert.deepEqual((await pepe.promptCatalog()).prompts, []);
+    assert.deepEqual(await pepe.promptExpand('/fix now'), { kind: 'none' });
   });
 
   it('attack: a hostile AGENTS.md is only text — it cannot pre-approve a command, and the call still stops at the barrier', async () => {
@@ -186,7 +186,7 @@ describe('instructions and skills in a turn (issue 24)', function () {
     const decided = events.find((e) => e.type === 'approval_decided');
     assert.ok(decided?.type === 'approval_decided' && !decided.allowed, 'refused: nobody approved it');
     assert.equal(readFileSync(home.config, 'utf8'), before, 'no grant was written');
-    assert.equal((await pepe.pending.list()).length, 1, 'parked for a person to decide');
+    assert.equal((await pepe.approvalList()).length, 1, 'parked for a person to decide');
     assert.equal(result.status, 'ok');
   });
 });

@@ -36,7 +36,7 @@ describe('MCP tools in a turn', function () {
     assert.match(r!.content, /42/);
     assert.equal(result.tookInOutsideContent, true);
 
-    const { tools } = await pepe.mcp.toolsFor({ mcp: ['ev'] });
+    const { tools } = await pepe['mcp'].toolsFor({ mcp: ['ev'] });
     const sum = tools.find((t) => t.name === 'mcp__ev__get-sum')!;
     const spec = ToolRegistry.spec(sum);
     assert.deepEqual(Object.keys((spec.inputSchema as { properties: object }).properties).sort(), ['a', 'b']);
@@ -46,8 +46,8 @@ describe('MCP tools in a turn', function () {
   it('an agent sees only the servers and tools its "mcp" selection names', async () => {
     config({ model: 'mock', mcp: ['mcp__ev__echo'] });
     const pepe = await home.pepe({ workspace: home.workspace });
-    assert.deepEqual((await pepe.mcp.toolsFor({ mcp: ['mcp__ev__echo'] })).tools.map((t) => t.name), ['mcp__ev__echo']);
-    assert.deepEqual((await pepe.mcp.toolsFor({})).tools, []);
+    assert.deepEqual((await pepe['mcp'].toolsFor({ mcp: ['mcp__ev__echo'] })).tools.map((t) => t.name), ['mcp__ev__echo']);
+    assert.deepEqual((await pepe['mcp'].toolsFor({})).tools, []);
     // A tool not selected is unknown to the agent even if the model names it.
     home.writeConfig({ mcp_servers: { ev: { command: cmd, args } }, agents: { a: { model: script(home, 'a2', [{ tool_calls: [{ name: 'mcp__ev__get-env', arguments: {} }] }, { text: 'ok' }]), mcp: ['mcp__ev__echo'] } } });
     await pepe.reload();
@@ -60,7 +60,7 @@ describe('MCP tools in a turn', function () {
     const pepe = await home.pepe({ workspace: home.workspace, prompter: new ScriptedPrompter(), trusted: false });
     const result = await pepe.run({ agent: 'a', text: 'x' });
     assert.match(toolResults(result.messages)[0]!.content, /unknown tool "mcp__ev__echo"/);
-    assert.equal(pepe.mcp.status()[0]!.state, 'not_started');
+    assert.equal(pepe.mcpStatus()[0]!.state, 'not_started');
   });
 
   it('prompt injection: an MCP result telling the agent to run a command cannot run it without a prompt', async () => {
@@ -108,7 +108,7 @@ describe('MCP tools in a turn', function () {
     const prompter = new ScriptedPrompter([{ kind: 'allow_once' }]);
     const pepe = await home.pepe({ workspace: home.workspace, prompter });
     const seen: unknown[] = [];
-    pepe.mcp.setHostTools({
+    pepe.setMcpHostTools({
       list: () => [{ name: 'findFiles', description: 'Find files', inputSchema: { type: 'object', properties: { pattern: { type: 'string' } } } }],
       invoke: async (_name, input) => {
         seen.push(input);
@@ -152,7 +152,7 @@ describe('MCP tools in a turn', function () {
     const { onEvent } = collectEvents();
     // Killed while the call is really in flight at the server (not before it was sent).
     const killWhenBusy = async () => {
-      const conn = pepe.mcp.connection('ev');
+      const conn = pepe['mcp'].connection('ev');
       while (conn.busy === 0) await new Promise((r) => setTimeout(r, 10));
       await new Promise((r) => setTimeout(r, 100));
       process.kill(conn.pid!, 'SIGKILL');

@@ -23,7 +23,7 @@ describe('memory keeps where a note came from', function () {
   function ctxFor(pepe: Pepe, run = newRunState()): ToolContext {
     return {
       agent: 'a', agentConfig: {}, chain: ['a'], sessionId: 's', workspace: home.dir, signal: new AbortController().signal,
-      config: pepe.config, env: {}, paths: pepe.paths, slots: pepe.slots, builtins: pepe.builtins, emit: () => undefined,
+      config: pepe.config, env: {}, paths: pepe.paths, slots: pepe['slots'], builtins: pepe['builtins'], emit: () => undefined,
       markOutsideContent: (source: string) => markOutsideContent(run, source),
       outsideContent: () => (run.tookInOutsideContent ? run.outsideContentSources : []),
     } as ToolContext;

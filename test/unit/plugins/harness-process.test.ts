@@ -90,8 +90,8 @@ describe('harness plugin in its own process', function () {
       const tool = await opts.tools.call('read_file', { path: 'a.txt' });
       const reply = await opts.model.complete([{ role: 'user', content: 'hi' }]);
       return { content: JSON.stringify({ tool, reply }), messages };`, 5000);
-    const info = (await pepe.registry.list()).find((p) => p.name === 'caller')!;
-    const harness = pepe.registry.harnessPlugin(info, 5000);
+    const info = (await pepe['registry'].list()).find((p) => p.name === 'caller')!;
+    const harness = pepe['registry'].harnessPlugin(info, 5000);
     const asked: unknown[] = [];
     const result = (await harness.run({ name: 'a' }, [], {
       tools: { call: async (name, args) => (asked.push([name, args]), { content: 'file text', isError: false }) },

@@ -35,9 +35,9 @@ describe('routing between agents (spec 6)', function () {
     const nested = events.filter((e) => e.type === 'assistant_message' && e.path.join('>') === 'triage>billing>refunds');
     assert.equal(nested.length, 1, "the callee's own events are nested under its chain");
     // The callee answers in a fresh run: none of the caller's history.
-    const refundsSession = pepe.sessions.list('refunds')[0]!;
+    const refundsSession = pepe.sessionList('refunds')[0]!;
     assert.equal(refundsSession.title, 'routed from triage → billing');
-    const refundsMessages = pepe.sessions.load('refunds', refundsSession.id).messages;
+    const refundsMessages = pepe.sessionLoad('refunds', refundsSession.id).messages;
     assert.deepEqual(refundsMessages.map((m) => m.content), ['Is invoice 42 refundable?', 'Refund approved: $42 back to the card.']);
   });
 
@@ -128,7 +128,7 @@ describe('routing between agents (spec 6)', function () {
     const config = JSON.parse(readFileSync(home.config, 'utf8'));
     assert.deepEqual(config.agents.triage.can_message, ['billing']);
     assert.equal(config.agents.billing.can_message, undefined, 'no reverse route');
-    assert.match(pepe.runtime['systemMessages']('triage', {}, pepe.config)[0]!.content, /Skill: manage-routing/);
+    assert.match(pepe['runtime']['systemMessages']('triage', {}, pepe.config)[0]!.content, /Skill: manage-routing/);
   });
 
   it("a callee's outside content taints the caller's run: its pre-approved bash asks again", async () => {
@@ -180,8 +180,8 @@ describe('routing between agents (spec 6)', function () {
       assert.equal(prompter.requests.length, 1, "billing's auto_approve did not apply to a tainted caller's request");
       assert.deepEqual(prompter.requests[0]!.chain, ['triage', 'billing']);
       assert.ok(prompter.requests[0]!.why.some((w) => w.kind === 'outside_content'), 'asked because of the caller\'s outside content');
-      const billing = pepe.sessions.list('billing')[0]!;
-      const tool = pepe.sessions.load('billing', billing.id).messages.find((m) => m.role === 'tool')!;
+      const billing = pepe.sessionList('billing')[0]!;
+      const tool = pepe.sessionLoad('billing', billing.id).messages.find((m) => m.role === 'tool')!;
       assert.match(tool.content, /denied|refused/i);
     } finally {
       await ddg.close();

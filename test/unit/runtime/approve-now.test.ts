@@ -21,7 +21,7 @@ describe('approving a parked call runs it now', function () {
     });
     const pepe = await home.pepe({ workspace: ws });
     const first = await pepe.run({ agent: 'builder', text: 'write it', personPresent: false });
-    const [parked] = await pepe.pending.list();
+    const [parked] = await pepe.approvalList();
     assert.ok(parked, 'the write was parked');
     assert.equal(existsSync(join(ws, 'out.txt')), false);
     return { pepe, ws, first, parked };
@@ -34,7 +34,7 @@ describe('approving a parked call runs it now', function () {
     assert.equal(outcome.isError, false);
     assert.match(outcome.content, /out\.txt/);
     assert.equal(readFileSync(join(ws, 'out.txt'), 'utf8'), 'approved later');
-    assert.equal((await pepe.pending.get(parked.id)).status, 'approved');
+    assert.equal((await pepe['pending'].get(parked.id)).status, 'approved');
     // The next turn of that session is told what ran, and it does not run again.
     const next = await pepe.run({ agent: 'builder', text: 'and now?', sessionId: first.sessionId, personPresent: false });
     assert.match(next.content, new RegExp(`approved the parked call ${parked.id}.*it ran`, 's'));
@@ -46,7 +46,7 @@ describe('approving a parked call runs it now', function () {
     const { pepe, ws, parked } = await parkOne();
     await pepe.agentRemove('builder');
     await assert.rejects(pepe.approveNow(parked.id), /builder no longer exists/);
-    assert.equal((await pepe.pending.get(parked.id)).status, 'pending');
+    assert.equal((await pepe['pending'].get(parked.id)).status, 'pending');
     assert.equal(existsSync(join(ws, 'out.txt')), false);
   });
 });

@@ -86,7 +86,7 @@ describe('compaction (spec 4.5)', () => {
       assert.match(last.messages[0]!.content, /^SYSTEM RULES stay\./, 'system prompt intact');
       assert.ok(last.messages.some((m) => m.content.includes('<conversation-summary')), 'last.messages.some((m) => m.content.includes(\'<conversation-summary\'))');
       assert.ok(estimateTokens(last.messages) < 2000, 'estimateTokens(last.messages) < 2000');
-      const resumed = pepe.sessions.load('a', sessionId!).messages;
+      const resumed = pepe.sessionLoad('a', sessionId!).messages;
       assert.ok(resumed.length < 2 * 13, 'resuming starts from the condensed view, not the whole history');
       const transcript = readFileSync(join(home.dir, 'sessions/a', `${sessionId}.jsonl`), 'utf8');
       assert.match(transcript, /"type":"compaction"/);
@@ -110,7 +110,7 @@ describe('compaction (spec 4.5)', () => {
         for (const e of events) if (e.type === 'compaction') by.add(e.by);
       }
       assert.deepEqual([...by], ['tail_only_compaction']);
-      const saved = pepe.sessions.load('a', sessionId!).messages;
+      const saved = pepe.sessionLoad('a', sessionId!).messages;
       assert.ok(saved.some((m) => /dropped to fit the context window \(tail_only_compaction\)/.test(m.content)), 'saved.some((m) => /dropped to fit the context window \\(tail_only_compaction\\)/.test(m.content))');
     });
   });

@@ -25,9 +25,9 @@ describe('heartbeat: the sentinel and HEARTBEAT.md', function () {
   it('a pulse answered "*HEARTBEAT_OK*." lands nowhere', async () => {
     home.writeConfig({ agents: { quiet: { model: script(home, 'quiet', [{ text: '*HEARTBEAT_OK*.' }]), heartbeat: { every_minutes: 30 } } } });
     const pepe = await home.pepe({ workspace: home.dir });
-    const outcomes = await pepe.heartbeat.runDue(new Date(2026, 0, 5, 12));
+    const outcomes = await pepe.heartbeatRunDue(new Date(2026, 0, 5, 12));
     assert.deepEqual(outcomes.map((o) => o.outcome), ['quiet']);
-    assert.equal(pepe.sessions.list('quiet').length, 0);
+    assert.equal(pepe.sessionList('quiet').length, 0);
   });
 
   it("the agent's HEARTBEAT.md (standing instructions) is in the pulse prompt", async () => {
@@ -36,7 +36,7 @@ describe('heartbeat: the sentinel and HEARTBEAT.md', function () {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'HEARTBEAT.md'), '- Look at the nightly build and say if it is red.\n');
     const pepe = await home.pepe({ workspace: home.dir });
-    const [outcome] = await pepe.heartbeat.runDue(new Date(2026, 0, 5, 12));
+    const [outcome] = await pepe.heartbeatRunDue(new Date(2026, 0, 5, 12));
     assert.equal(outcome?.outcome, 'delivered');
     const content = outcome?.outcome === 'delivered' ? outcome.content : '';
     assert.match(content, /check CI/);

@@ -29,7 +29,7 @@ describe('the loop guard ends the turn with one last call without tools', functi
     assert.equal(events.filter((e) => e.type === 'assistant_message').length, 4, 'model calls');
     assert.equal(result.status, 'loop_guard');
     // The last answer's tool requests are dropped: no tool call in the transcript is left without a result.
-    const saved = pepe.sessions.load('a', result.sessionId).messages;
+    const saved = pepe.sessionLoad('a', result.sessionId).messages;
     const calls = saved.flatMap((m) => (m.role === 'assistant' ? (m as AssistantMessage).tool_calls ?? [] : []));
     const answered = new Set(saved.filter((m): m is ToolMessage => m.role === 'tool').map((m) => m.tool_call_id));
     assert.equal(calls.length, 3);

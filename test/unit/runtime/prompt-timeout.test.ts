@@ -26,7 +26,7 @@ describe('permissions.prompt_timeout_seconds', function () {
     assert.equal(asked, 1);
     const tool = result.messages.find((m) => m.role === 'tool')!;
     assert.match(tool.content, /not a decision by the user/);
-    const [parked] = await pepe.pending.list();
+    const [parked] = await pepe.approvalList();
     assert.equal(parked?.status, 'pending');
     assert.equal(parked?.parkedBecause, 'prompt_failed');
   });
@@ -41,7 +41,7 @@ describe('permissions.prompt_timeout_seconds', function () {
     answer({ kind: 'deny' });
     const result = await turn;
     assert.match(result.messages.find((m) => m.role === 'tool')!.content, /denied/i);
-    assert.deepEqual(await pepe.pending.list(), []);
+    assert.deepEqual(await pepe.approvalList(), []);
   });
 
   it('the terminal prompt says the question timed out and that nothing was decided', async () => {

@@ -22,14 +22,14 @@ describe('session origin', function () {
     const pepe = await home.pepe({ workspace: home.dir });
     const top = await pepe.run({ agent: 'triage', text: 'hi' });
     assert.equal(top.status, 'ok', top.error);
-    const [userSession] = pepe.sessions.list('triage');
+    const [userSession] = pepe.sessionList('triage');
     assert.equal(userSession!.origin, 'user');
-    const routed = pepe.sessions.list('billing', { origins: ['routed'] });
+    const routed = pepe.sessionList('billing', { origins: ['routed'] });
     assert.equal(routed.length, 1, 'the consultation is a routed session');
-    await pepe.heartbeat.runDue(new Date());
-    const beats = pepe.sessions.list('billing', { origins: ['heartbeat'] });
+    await pepe.heartbeatRunDue(new Date());
+    const beats = pepe.sessionList('billing', { origins: ['heartbeat'] });
     assert.equal(beats.length, 1, 'the pulse answered (not HEARTBEAT_OK), so its session stays');
-    assert.deepEqual(pepe.sessions.list('billing', { origins: ['user'] }), [], 'neither shows in a chat history of user sessions');
+    assert.deepEqual(pepe.sessionList('billing', { origins: ['user'] }), [], 'neither shows in a chat history of user sessions');
   });
 
   it('an agent core child run is a child session', async () => {
@@ -47,7 +47,7 @@ describe('session origin', function () {
     const pepe = await home.pepe({ workspace: home.dir });
     const r = await pepe.run({ agent: 'parent', text: 'hi' });
     assert.equal(r.status, 'ok', r.error);
-    assert.deepEqual(pepe.sessions.list('child').map((s) => s.origin), ['child']);
+    assert.deepEqual(pepe.sessionList('child').map((s) => s.origin), ['child']);
   });
 
   it('sessions written before origins were recorded are known by their titles', async () => {
@@ -60,7 +60,7 @@ describe('session origin', function () {
     old('old-user');
     old('old-routed', 'routed from triage');
     old('old-beat', 'heartbeat 2026-01-01 09:00');
-    const byId = Object.fromEntries(pepe.sessions.list('a').map((s) => [s.id, s.origin]));
+    const byId = Object.fromEntries(pepe.sessionList('a').map((s) => [s.id, s.origin]));
     assert.deepEqual(byId, { 'old-user': 'user', 'old-routed': 'routed', 'old-beat': 'heartbeat' });
   });
 });

@@ -32,7 +32,7 @@ describe('the turn loop (spec 4.1)', function () {
     assert.ok(events.filter((e) => e.type === 'assistant_delta').length > 3, 'streamed in pieces');
     const toolResult = events.find((e) => e.type === 'tool_result');
     assert.ok(toolResult?.type === 'tool_result' && toolResult.content.includes('Tuesday 10:00'), 'toolResult?.type === \'tool_result\' && toolResult.content.includes(\'Tuesday 10:00\')');
-    const session = pepe.sessions.load('a', result.sessionId);
+    const session = pepe.sessionLoad('a', result.sessionId);
     assert.deepEqual(session.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
   });
 
@@ -42,7 +42,7 @@ describe('the turn loop (spec 4.1)', function () {
     const first = await pepe.run({ agent: 'a', text: 'one' });
     const second = await pepe.run({ agent: 'a', text: 'two', sessionId: first.sessionId });
     assert.equal(second.content, 'You said: two');
-    assert.deepEqual(pepe.sessions.load('a', first.sessionId).messages.map((m) => m.content), ['one', 'You said: one', 'two', 'You said: two']);
+    assert.deepEqual(pepe.sessionLoad('a', first.sessionId).messages.map((m) => m.content), ['one', 'You said: one', 'two', 'You said: two']);
     await assert.rejects(pepe.run({ agent: 'a', text: 'x', sessionId: 'nope' }), /no session nope/);
   });
 
@@ -95,14 +95,14 @@ describe('the turn loop (spec 4.1)', function () {
     assert.match(refusal.content, /nobody/i);
     assert.doesNotMatch(refusal.content, /user (said no|denied)/i);
     assert.equal(existsSync(join(ws, 'parked.txt')), false);
-    const parked = await pepe.pending.list();
+    const parked = await pepe.approvalList();
     assert.equal(parked.length, 1);
     assert.equal(parked[0]!.tool, 'bash');
-    await pepe.pending.approve(parked[0]!.id);
+    await pepe['pending'].approve(parked[0]!.id);
     const second = await pepe.run({ agent: 'a', text: 'did it work?', sessionId: first.sessionId, personPresent: false });
     assert.equal(readFileSync(join(ws, 'parked.txt'), 'utf8'), 'parked\n');
     assert.match(second.content, /approved the parked call .*exit status 0/s);
-    assert.deepEqual(await pepe.pending.list(), []);
+    assert.deepEqual(await pepe.approvalList(), []);
   });
 
   it('a web_search result withdraws pre-approval for a later bash in the same turn', async () => {
@@ -171,7 +171,7 @@ describe('the turn loop (spec 4.1)', function () {
     const result = await pepe.run({ agent: 'a', text: 'wait', signal: ac.signal });
     assert.ok(performance.now() - started < 5_000, 'the sleep was killed');
     assert.equal(result.status, 'cancelled');
-    const saved = pepe.sessions.load('a', result.sessionId).messages;
+    const saved = pepe.sessionLoad('a', result.sessionId).messages;
     const calls = saved.flatMap((m) => (m.role === 'assistant' ? m.tool_calls ?? [] : []));
     const answered = new Set(toolMessages(saved).map((m) => m.tool_call_id));
     assert.equal(calls.length, 2);
@@ -186,7 +186,7 @@ describe('the turn loop (spec 4.1)', function () {
     setTimeout(() => ac.abort(), 200);
     const result = await pepe.run({ agent: 'a', text: 'talk', signal: ac.signal });
     assert.equal(result.status, 'cancelled');
-    const saved = pepe.sessions.load('a', result.sessionId).messages;
+    const saved = pepe.sessionLoad('a', result.sessionId).messages;
     assert.equal(saved.at(-1)!.role, 'assistant');
     assert.ok(saved.at(-1)!.content.length > 0 && saved.at(-1)!.content.length < 700, 'saved.at(-1)!.content.length > 0 && saved.at(-1)!.content.length < 700');
   });

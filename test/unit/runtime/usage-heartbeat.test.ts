@@ -24,14 +24,14 @@ describe('usage and tiers (spec 4.6)', () => {
       agents: { a: { model_chain: ['paid', 'mock'], project: 'acme' } },
     });
     const pepe = await home.pepe({ workspace: home.dir });
-    pepe.usage.record({ agent: 'a', project: 'acme', model: 'paid', inputTokens: 1_000_000, outputTokens: 0, costUsd: 1 });
-    assert.equal(pepe.usage.tier(pepe.config, 'acme'), 'dead');
+    pepe['usage'].record({ agent: 'a', project: 'acme', model: 'paid', inputTokens: 1_000_000, outputTokens: 0, costUsd: 1 });
+    assert.equal(pepe['usage'].tier(pepe.config, 'acme'), 'dead');
     const { onEvent, events } = collectEvents();
     const r = await pepe.run({ agent: 'a', text: 'hi', onEvent });
     assert.equal(r.content, 'You said: hi');
     const fb = events.find((e) => e.type === 'model_fallback');
     assert.ok(fb?.type === 'model_fallback' && /spend cap/.test(fb.error), 'fb?.type === \'model_fallback\' && /spend cap/.test(fb.error)');
-    const records = pepe.usage.all();
+    const records = pepe.usageRecords();
     assert.equal(records.length, 2);
     assert.deepEqual([records[1]!.model, records[1]!.costUsd], ['mock', 0]);
   });
@@ -42,7 +42,7 @@ describe('usage and tiers (spec 4.6)', () => {
     home.writeConfig({ slots: { model_select: 'thrifty' }, projects: { p: { spend_cap_usd: 1 } }, agents: { a: { project: 'p' } } });
     const pepe = await home.pepe({ workspace: home.dir });
     assert.deepEqual((await pepe.slotTest('model_select', { agent: 'a' })).result, [{ id: 'mock' }]);
-    pepe.usage.record({ agent: 'a', project: 'p', model: 'x', inputTokens: 0, outputTokens: 0, costUsd: 0.95 });
+    pepe['usage'].record({ agent: 'a', project: 'p', model: 'x', inputTokens: 0, outputTokens: 0, costUsd: 0.95 });
     assert.deepEqual((await pepe.slotTest('model_select', { agent: 'a' })).result, [{ id: 'mock:cheap.json' }]);
   });
 });
@@ -74,19 +74,19 @@ describe('heartbeat (spec 4.7)', function () {
     });
     const pepe = await home.pepe({ workspace: home.dir });
     const now = new Date();
-    const outcomes = await pepe.heartbeat.runDue(now);
+    const outcomes = await pepe.heartbeatRunDue(now);
     assert.deepEqual(outcomes.map((o) => [o.agent, o.outcome]), [['quiet', 'quiet'], ['chatty', 'delivered']]);
-    assert.equal(pepe.sessions.list('quiet').length, 0, 'HEARTBEAT_OK lands nowhere');
-    const chatty = pepe.sessions.list('chatty');
+    assert.equal(pepe.sessionList('quiet').length, 0, 'HEARTBEAT_OK lands nowhere');
+    const chatty = pepe.sessionList('chatty');
     assert.equal(chatty.length, 1);
     assert.match(chatty[0]!.title!, /^heartbeat /);
-    assert.deepEqual(await pepe.heartbeat.runDue(new Date(now.getTime() + 10 * 60_000)), [], 'not due again within every_minutes');
-    assert.equal((await pepe.heartbeat.runDue(new Date(now.getTime() + 31 * 60_000))).length, 2);
+    assert.deepEqual(await pepe.heartbeatRunDue(new Date(now.getTime() + 10 * 60_000)), [], 'not due again within every_minutes');
+    assert.equal((await pepe.heartbeatRunDue(new Date(now.getTime() + 31 * 60_000))).length, 2);
 
     home.writePlugin('veto.mjs', "export const name = () => 'veto'; export const slot = () => 'heartbeat_interval'; export const allowed = () => false;");
     home.writeConfig({ slots: { heartbeat_interval: 'veto' }, agents: { chatty: { model: 'mock', heartbeat: { every_minutes: 1 } } } });
     await pepe.reload();
-    const vetoed = await pepe.heartbeat.runDue(new Date(now.getTime() + 120 * 60_000));
+    const vetoed = await pepe.heartbeatRunDue(new Date(now.getTime() + 120 * 60_000));
     assert.deepEqual(vetoed, [{ agent: 'chatty', outcome: 'vetoed', by: 'veto' }]);
   });
 });

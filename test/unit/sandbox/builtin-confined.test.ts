@@ -125,7 +125,7 @@ describe('the sandbox row says unconfined (slot list, doctor)', () => {
 
   it('status `unconfined` with the reason, and one doctor warning', async () => {
     const pepe = await home.pepe();
-    const slots = new SlotService({ config: () => pepe.config, registry: pepe.registry, log: pepe.log, sandboxStatus: async () => ({ confined: false, reason: 'bubblewrap (bwrap) is not installed' }) });
+    const slots = new SlotService({ config: () => pepe.config, registry: pepe['registry'], log: pepe['log'], sandboxStatus: async () => ({ confined: false, reason: 'bubblewrap (bwrap) is not installed' }) });
     const row = (await slots.status()).find((r) => r.slot === 'sandbox')!;
     assert.equal(row.status, 'unconfined');
     assert.equal(row.reason, 'bubblewrap (bwrap) is not installed');
@@ -143,7 +143,7 @@ describe('the sandbox row says unconfined (slot list, doctor)', () => {
   });
 
   it('confined: slot list, the Slots view and doctor say what a command can see, with what the person added', async () => {
-    const slots = new SlotService({ config: () => ({ sandbox: { readable: ['~/notes'], writable: ['/srv/out'] } }), registry: (await home.pepe()).registry, log: (await home.pepe()).log, sandboxStatus: async () => ({ confined: true, backend: 'bubblewrap' }) });
+    const slots = new SlotService({ config: () => ({ sandbox: { readable: ['~/notes'], writable: ['/srv/out'] } }), registry: (await home.pepe())['registry'], log: (await home.pepe())['log'], sandboxStatus: async () => ({ confined: true, backend: 'bubblewrap' }) });
     const row = (await slots.status()).find((r) => r.slot === 'sandbox')!;
     assert.match(row.uses ?? '', /confined by bubblewrap \(home hidden except toolchains .*~\/.gitconfig, read-only, and ~\/notes; writable: the workspace, \/srv\/out; host sockets unreachable\)/);
     const findings = await runDoctor({ exists: true, raw: {}, config: { agents: { a: {} } }, unknown: [], setAside: [] } as never, [], slots, {});

@@ -72,7 +72,7 @@ describe('slot guard: every slot × every misbehaviour (spec 3.3)', function () 
           assert.equal(answer.answeredBy, 'builtin');
           assert.notEqual(answer.result, undefined);
         }
-        const records = pepe.log.readAll().filter((e) => e.kind === 'slot_fallback');
+        const records = pepe['log'].readAll().filter((e) => e.kind === 'slot_fallback');
         assert.equal(records.length, 1);
         assert.deepEqual(
           { slot: records[0]!.kind === 'slot_fallback' && records[0]!.slot, reason: records[0]!.kind === 'slot_fallback' && records[0]!.reason },

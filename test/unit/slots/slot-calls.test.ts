@@ -49,7 +49,7 @@ describe('slot calls as the runtime makes them', function () {
     home.writeAgentFile('a', 'MEMORY.md', '- the deploy window is Tuesday\n');
     const pepe = await home.pepe({ workspace: home.dir });
     const { onEvent, events } = collectEvents();
-    const answer = await pepe.slots.memorySearch('a', 'deploy', { limit: 5 }, { emit: onEvent, path: ['a'] });
+    const answer = await pepe['slots'].memorySearch('a', 'deploy', { limit: 5 }, { emit: onEvent, path: ['a'] });
     assert.equal(answer.answeredBy, 'builtin');
     assert.match(answer.result[0]!.entry, /Tuesday/);
     assert.deepEqual(
@@ -64,10 +64,10 @@ describe('slot calls as the runtime makes them', function () {
     const pepe = await home.pepe({ workspace: home.dir });
     const count = async () => (await pepe.slotList()).find((r) => r.slot === 'memory')!.fallbacks.count;
     assert.equal(await count(), 0);
-    await pepe.slots.memorySearch('a', 'x', {});
+    await pepe['slots'].memorySearch('a', 'x', {});
     assert.equal(await count(), 1);
     assert.equal(await count(), 1, 'not counted twice');
-    await pepe.slots.memorySearch('a', 'y', {});
+    await pepe['slots'].memorySearch('a', 'y', {});
     assert.equal(await count(), 2);
   });
 
@@ -97,7 +97,7 @@ describe('slot calls as the runtime makes them', function () {
     assert.match(result.error!, /harness "shapeless" failed \(malformed\)/);
     assert.ok(events.some((e) => e.type === 'slot_fallback' && e.slot === 'harness' && e.outcome === 'error'), 'the surface was told');
     assert.ok(!events.some((e) => e.type === 'assistant_message'), 'the built-in loop did not run instead');
-    const records = pepe.log.readAll().filter((r) => r.kind === 'slot_fallback');
+    const records = pepe['log'].readAll().filter((r) => r.kind === 'slot_fallback');
     assert.equal(records.length, 1);
   });
 
@@ -115,6 +115,6 @@ describe('slot calls as the runtime makes them', function () {
   it('a configured harness that is missing fails the turn through the guard', async () => {
     home.writeConfig({ agents: { a: { model: 'mock', slots: { harness: 'ghost' } } } });
     const pepe = await home.pepe({ workspace: home.dir });
-    await assert.rejects(pepe.slots.runHarness('a', {}, [], {}), HarnessFailedError);
+    await assert.rejects(pepe['slots'].runHarness('a', {}, [], {}), HarnessFailedError);
   });
 });

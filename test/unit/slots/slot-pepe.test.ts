@@ -22,7 +22,7 @@ describe('slots: "default", the fallback record, what the built-in uses', functi
       const row = rows.find((r) => r.slot === slot)!;
       assert.deepEqual([row.occupant, row.status, row.reason, row.fallbacks.count], ['builtin', 'ok', null, 0], slot);
     }
-    assert.deepEqual(pepe.log.readKind('slot_fallback'), []);
+    assert.deepEqual(pepe['log'].readKind('slot_fallback'), []);
     assert.ok(!(await pepe.doctor()).some((f) => f.area === 'slot' && f.level !== 'info'), 'doctor finds no slot problem (it only says what a command can see)');
   });
 
@@ -47,7 +47,7 @@ describe('slots: "default", the fallback record, what the built-in uses', functi
     assert.equal(row.fallbacks.recovered, true, 'a clean answer since the last fallback');
     assert.ok(row.fallbacks.recoveredAt);
     await pepe.slotTest('memory', { query: 'fine' });
-    assert.equal(pepe.log.readKind('slot_recovered').length, 1, 'one record per recovery, not per answer');
+    assert.equal(pepe['log'].readKind('slot_recovered').length, 1, 'one record per recovery, not per answer');
     await pepe.slotTest('memory', { query: 'fail' });
     row = (await pepe.slotList()).find((r) => r.slot === 'memory')!;
     assert.deepEqual([row.fallbacks.count, row.fallbacks.recovered], [2, false]);

@@ -112,16 +112,16 @@ describe('slot service', () => {
     home.writePlugin('bad_harness.mjs', misbehavingPlugin('harness', 'throw'));
     home.writeConfig({ agents: { a: { slots: { harness: 'bad_harness_throw' } } } });
     const pepe = await home.pepe();
-    const harness = await pepe.slots.harnessFor('a');
+    const harness = await pepe['slots'].harnessFor('a');
     assert.ok(harness, 'harness');
     await assert.rejects(async () => {
       try {
         await harness.plugin.run({ name: 'a' }, [], {});
       } catch (e) {
-        throw pepe.slots.harnessFailed('a', harness.name, e, 1);
+        throw pepe['slots'].harnessFailed('a', harness.name, e, 1);
       }
     }, (e: unknown) => e instanceof HarnessFailedError && /plugin exploded/.test(e.message));
-    const records = pepe.log.readAll();
+    const records = pepe['log'].readAll();
     assert.equal(records.length, 1);
     assert.equal(records[0]!.kind === 'slot_fallback' && records[0]!.outcome, 'error');
   });
@@ -129,6 +129,6 @@ describe('slot service', () => {
   it('a configured harness that is missing is an error, not a silent switch to the built-in loop', async () => {
     home.writeConfig({ agents: { a: { slots: { harness: 'ghost' } } } });
     const pepe = await home.pepe();
-    await assert.rejects(pepe.slots.harnessFor('a'), HarnessFailedError);
+    await assert.rejects(pepe['slots'].harnessFor('a'), HarnessFailedError);
   });
 });
