@@ -80,9 +80,21 @@ export const SESSION_ORIGINS = ['user', 'routed', 'child', 'heartbeat'] as const
 export type SessionOrigin = (typeof SESSION_ORIGINS)[number];
 
 /** One turn of one agent, as a surface asks for it (spec 4.1). */
+/**
+ * Discovery the hops of one top-level turn share (issue 27; runtime/turn-shared.ts): the runtime
+ * makes one per top-level turn and routing hands it to each callee.
+ */
+export interface TurnSharedCache {
+  once<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /** A tool call that may change the workspace starts or ends: forget what was found. */
+  changed(): void;
+}
+
 export interface RunTurnOptions {
   agent: string;
   text: string;
+  /** Set by routing for a callee: the top-level turn's shared discovery; absent: a fresh one. */
+  shared?: TurnSharedCache;
   /** Resume this session; a new one is started when absent. */
   sessionId?: string;
   /** An explicit model bypasses the model_select slot (spec 3.3). */

@@ -118,6 +118,18 @@ export class TurnInstructions {
     private readonly selection: InstructionSelection,
   ) {}
 
+  /**
+   * Another holder that has given what this one has (its start files, its cap left) and goes on
+   * from there on its own: a routed hop starting from the same discovery (issue 27).
+   */
+  copy(): TurnInstructions {
+    const other = new TurnInstructions(this.root, this.selection);
+    for (const name of this.given) other.given.add(name);
+    other.left = this.left;
+    other.leftOut.push(...this.leftOut);
+    return other;
+  }
+
   /** Every instruction file for a turn working in `folder`, in order. */
   async atStart(folder: string): Promise<InstructionFile[]> {
     if (this.selection === 'none') return [];

@@ -25,7 +25,7 @@ export interface RunRouting {
  */
 export function routingFor(
   deps: RouterDeps,
-  run: { agent: string; chain: string[]; signal: AbortSignal; emit: EventSink; personPresent: boolean; permissions?: RunTurnOptions['callerRun'] },
+  run: { agent: string; chain: string[]; signal: AbortSignal; emit: EventSink; personPresent: boolean; permissions?: RunTurnOptions['callerRun']; shared?: RunTurnOptions['shared'] },
 ): RunRouting {
   let switchTo: string | undefined;
   const refuse = (content: string): ToolOutcome => ({ content, isError: true });
@@ -55,7 +55,7 @@ export function routingFor(
       let result: TurnResult;
       try {
         // A fresh run: the callee's own model chain, tools, slots and memory, none of our history.
-        result = await deps.runTurn({ agent: to, text: message, parentChain: chain, signal: run.signal, onEvent: run.emit, personPresent: run.personPresent, origin: 'routed', ...(run.permissions ? { callerRun: run.permissions } : {}), sessionTitle: `routed from ${chain.join(' → ')}` });
+        result = await deps.runTurn({ agent: to, text: message, parentChain: chain, signal: run.signal, onEvent: run.emit, personPresent: run.personPresent, origin: 'routed', ...(run.permissions ? { callerRun: run.permissions } : {}), ...(run.shared ? { shared: run.shared } : {}), sessionTitle: `routed from ${chain.join(' → ')}` });
       } catch (e) {
         run.emit({ type: 'route_call', path: chain, phase: 'end', id, from: agent, to, chain: routeChain, result: errorMessage(e), isError: true });
         return refuse(`${to} could not answer: ${errorMessage(e)}`);

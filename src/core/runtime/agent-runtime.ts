@@ -19,7 +19,8 @@ import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry.js';
 import { RootRealPaths } from '../tools/paths.js';
 import type { Tool, ToolContext, ToolOutcome } from '../tools/tool.js';
 import { readSkill } from '../interop/skills.js';
-import { instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions } from './turn-interop.js';
+import { forgettingShared, instructionsEvent, interopSystemMessages, turnInterop, withNestedInstructions } from './turn-interop.js';
+import { TurnShared } from './turn-shared.js';
 import { CoreCache } from './core-cache.js';
 import { RuntimeCoreHost } from './core-host.js';
 import { carriedFrom, followUpMessage, RAN_SCOPE_PREFIX, toldRan } from './follow-up.js';
@@ -172,17 +173,19 @@ export class AgentRuntime {
     // Plan mode (spec 10): the person's choice for this turn, else the agent's default; a caller's is inherited.
     if (opts.callerRun?.planMode || (opts.planMode ?? agentConfig.plan_mode === true)) run.planMode = true;
     const barrier = this.barriers.for(opts.agent, id, personPresent, emit);
+    // Discovery shared by the hops of one top-level turn (issue 27): a callee gets its caller's.
+    const shared = opts.shared ?? new TurnShared();
     const routing = routingFor(
       { config: () => config, runTurn: (o) => this.runTurn(o), routeAdd: (f, t) => this.deps.routes.add(f, t), routeRemove: (f, t) => this.deps.routes.remove(f, t) },
-      { agent: opts.agent, chain, signal, emit, personPresent, permissions: run },
+      { agent: opts.agent, chain, signal, emit, personPresent, permissions: run, shared },
     );
     // MCP tools only where the workspace is trusted (a local server runs code); a server that fails is named, the turn goes on.
     const mcp = this.deps.mcp && this.deps.trusted() ? await this.deps.mcp.toolsFor(agentConfig, signal) : { tools: [], problems: [] };
     const workspace = this.deps.workspace;
     // Instruction files and skills from the workspace only where it is trusted; the person's own skills always.
-    const interop = await turnInterop({ workspace, home: this.deps.paths.home, trusted: this.deps.trusted(), agentConfig, config });
+    const interop = await turnInterop({ workspace, home: this.deps.paths.home, trusted: this.deps.trusted(), agentConfig, config, shared });
     const builtin = this.tools.visibleTo(agentConfig, (name) => name !== 'load_skill' || interop.skills.skills.length > 0);
-    const agentTools = withNestedInstructions([...builtin, ...mcp.tools], interop, workspace, emit, chain);
+    const agentTools = forgettingShared(withNestedInstructions([...builtin, ...mcp.tools], interop, workspace, emit, chain), shared);
     const toolContext: ToolContext = {
       agent: opts.agent,
       // The barrier reads auto_approve here: a person's per-server pre-approval of read-only MCP tools joins it.

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import type { EventSink } from '../events.js';
+import type { EventSink, TurnSharedCache } from '../events.js';
 import type { Message } from '../messages.js';
 import { resolveInWorkspace } from '../tools/paths.js';
 import type { Tool } from '../tools/tool.js';
@@ -21,13 +21,48 @@ export interface TurnInterop {
   skills: SkillCatalog;
 }
 
-export async function turnInterop(opts: { workspace: string; home: string; trusted: boolean; agentConfig: AgentConfig; config: PepeConfig }): Promise<TurnInterop> {
-  const root = opts.trusted ? await projectRoot(opts.workspace) : null;
+/**
+ * With `shared`, what the turn's earlier hops found is reused (turn-shared.ts says when it is
+ * forgotten); each hop still gets its own TurnInstructions, so the nested files it brings in and
+ * the cap it spends are its own.
+ */
+export async function turnInterop(opts: { workspace: string; home: string; trusted: boolean; agentConfig: AgentConfig; config: PepeConfig; shared?: TurnSharedCache }): Promise<TurnInterop> {
+  const once = <T>(key: string, make: () => Promise<T>) => (opts.shared ? opts.shared.once(key, make) : make());
+  const root = opts.trusted ? await once(`root\0${opts.workspace}`, () => projectRoot(opts.workspace)) : null;
   // Every turn starts afresh: a marker in the session's history could be written by anything the
   // model read, so what was given before is never taken from it (a nested file may come again).
-  const instructions = new TurnInstructions(root ?? opts.workspace, root ? instructionSelection(opts.agentConfig, opts.config) : 'none');
-  const [files, skills] = await Promise.all([instructions.atStart(opts.workspace), discoverSkills({ home: opts.home, root })]);
-  return { instructions, files, skills };
+  const selection = root ? instructionSelection(opts.agentConfig, opts.config) : 'none';
+  const atStart = async () => {
+    const instructions = new TurnInstructions(root ?? opts.workspace, selection);
+    return { instructions, files: await instructions.atStart(opts.workspace) };
+  };
+  const [start, skills] = await Promise.all([
+    once(`instructions\0${root ?? ''}\0${opts.workspace}\0${JSON.stringify(selection)}`, atStart),
+    once(`skills\0${opts.home}\0${root ?? ''}`, () => discoverSkills({ home: opts.home, root })),
+  ]);
+  return { instructions: opts.shared ? start.instructions.copy() : start.instructions, files: start.files, skills };
+}
+
+/** The routing tools only consult or hand over; every other tool may change the workspace. */
+const ROUTING_TOOL_NAMES: ReadonlySet<string> = new Set(['send_to_agent', 'switch_agent', 'set_route']);
+
+/** Tools that empty the turn's shared discovery when they start and when they end (turn-shared.ts). */
+export function forgettingShared(tools: Tool<any>[], shared: TurnSharedCache): Tool<any>[] {
+  return tools.map((tool) => {
+    if (ROUTING_TOOL_NAMES.has(tool.name)) return tool;
+    const wrapped: Tool<any> = {
+      ...tool,
+      async execute(args, ctx) {
+        shared.changed();
+        try {
+          return await tool.execute(args, ctx);
+        } finally {
+          shared.changed();
+        }
+      },
+    };
+    return wrapped;
+  });
 }
 
 /** The system messages the turn adds after the agent's own prompt: instructions, then the skills' list. */
