@@ -126,10 +126,19 @@ async function main(): Promise<void> {
     suites: timings,
   };
   if (merge && existsSync(join(out, 'benchmarks.json'))) {
-    // Keep the suites not run this time, in suite order; the machine line describes this run.
-    const kept = (JSON.parse(readFileSync(join(out, 'benchmarks.json'), 'utf8')) as { figures: Figure[] }).figures.filter((f) => !only.includes(f.group as SuiteName));
-    const order = Object.keys(SUITES);
-    figures.splice(0, figures.length, ...[...kept, ...figures].sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group)));
+    // Keep the suites not run this time, in the earlier run's order: a figure measured again takes
+    // its earlier place (a suite's group need not be its name: the vsix suite's figure is in
+    // "extension"), new ones go last; the machine line describes this run.
+    const earlier = (JSON.parse(readFileSync(join(out, 'benchmarks.json'), 'utf8')) as { figures: Figure[] }).figures;
+    const fresh = new Map(figures.map((f) => [f.id, f]));
+    const merged: Figure[] = [];
+    for (const f of earlier) {
+      const again = fresh.get(f.id);
+      if (again) merged.push(again);
+      else if (!only.includes(f.group as SuiteName)) merged.push(f);
+      fresh.delete(f.id);
+    }
+    figures.splice(0, figures.length, ...merged, ...fresh.values());
     (machine as Record<string, unknown>).merged = `figures of ${only.join(', ')} from this run; the others from an earlier run`;
   }
   const notes = (await import('./notes.js')).NOTES;
