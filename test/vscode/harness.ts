@@ -164,9 +164,15 @@ export function installProcessGuards(opts: { deadlineMs: number; label: string }
 // ---------------------------------------------------------------------------------------------
 // code-server
 
-/** Settings for the throwaway profile: no first-run noise, terminal text in the DOM. */
+/**
+ * Settings for the throwaway profile: no first-run noise, terminal text in the DOM, and a terminal
+ * shell that does not read the machine's start-up files (a slow ~/.bashrc kept the prompt away for
+ * longer than a test waits; the tests type their own commands and need only PATH).
+ */
 export const DEFAULT_SETTINGS: Record<string, unknown> = {
   'terminal.integrated.gpuAcceleration': 'off',
+  'terminal.integrated.profiles.linux': { bash: { path: 'bash', args: ['--noprofile', '--norc'] } },
+  'terminal.integrated.defaultProfile.linux': 'bash',
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
