@@ -227,10 +227,9 @@ export class BuiltinSandbox {
  * A shell started ahead of time in a pids cgroup of its own (created with the limit), waiting on
  * its input for the command to exec. It joins the group before it reads anything, so the command
  * and everything it starts are inside; if it cannot join, it exits 125 and the command does not
- * run. The command line is sent on its input as one line, an `exec` with every word single-quoted
- * (a newline inside a word written as `$N`, which holds one), read by the shell's own `read`: no
- * second process (a `cat`) between the command's arrival and bubblewrap. Bubblewrap gets the
- * command's environment as `--clearenv --setenv…` (the shell's own is PATH only).
+ * run. The command line is sent on its input as one `exec` with every word single-quoted (read
+ * whole with `cat`: the input is a socket, which cannot be opened as /dev/stdin), and bubblewrap
+ * gets the command's environment as `--clearenv --setenv…` (the shell's own is PATH only).
  */
 class WarmShell {
   private constructor(
@@ -242,7 +241,7 @@ class WarmShell {
   static start(limit: number): WarmShell | null {
     const cgroup = PidsCgroup.create(limit);
     if (!cgroup) return null;
-    const script = `echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; N='\n'; IFS= read -r line || exit 0; eval "$line"`;
+    const script = 'echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; eval "$(cat)"';
     const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
     const { child } = launched;
     if (!child) {
@@ -290,5 +289,4 @@ process.once('exit', () => {
   for (const child of live) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
 });
 
-/** A word for the waiting shell's one line: single-quoted, a newline in it spliced in as "$N". */
-const singleQuote = (word: string) => `'${word.replace(/'/g, `'\\''`).replace(/\n/g, `'"$N"'`)}'`;
+const singleQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
