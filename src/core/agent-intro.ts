@@ -14,7 +14,7 @@ export interface AgentIntro {
 
 /** Built-in tools in the order a person meets them; routing tools are said as "consults". */
 const BUILTIN_TOOL_NAMES = ['read_file', 'list_dir', 'edit_file', 'write_file', 'bash', 'run_script', 'web_search', 'memory_search', 'remember', 'load_skill'];
-const ROUTING_TOOL_NAMES = new Set(['send_to_agent', 'switch_agent', 'set_route']);
+export const ROUTING_TOOL_NAMES: ReadonlySet<string> = new Set(['send_to_agent', 'switch_agent', 'set_route']);
 
 /** Example prompts by the tool that answers them; the first three the agent can use are offered. */
 const EXAMPLES: readonly { needs: string; text: (consult?: string) => string }[] = [

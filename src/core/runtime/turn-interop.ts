@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { ROUTING_TOOL_NAMES } from '../agent-intro.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import type { EventSink, TurnSharedCache } from '../events.js';
 import type { Message } from '../messages.js';
@@ -43,10 +44,10 @@ export async function turnInterop(opts: { workspace: string; home: string; trust
   return { instructions: opts.shared ? start.instructions.copy() : start.instructions, files: start.files, skills };
 }
 
-/** The routing tools only consult or hand over; every other tool may change the workspace. */
-const ROUTING_TOOL_NAMES: ReadonlySet<string> = new Set(['send_to_agent', 'switch_agent', 'set_route']);
-
-/** Tools that empty the turn's shared discovery when they start and when they end (turn-shared.ts). */
+/**
+ * Tools that empty the turn's shared discovery when they start and when they end (turn-shared.ts):
+ * the routing tools only consult or hand over; every other tool may change the workspace.
+ */
 export function forgettingShared(tools: Tool<any>[], shared: TurnSharedCache): Tool<any>[] {
   return tools.map((tool) => {
     if (ROUTING_TOOL_NAMES.has(tool.name)) return tool;
