@@ -55,7 +55,7 @@ describe('the facade surface the hosts use (facade-surface.ts)', function () {
     assert.deepEqual(reachPasts(base), []);
   });
 
-  it('fails on a planted reach-past: a field, bracket access, destructuring (in a declaration or a parameter) and a cast', () => {
+  it('fails on a planted reach-past: a field, bracket access, destructuring (in a declaration or a parameter), a cast and a type naming a part', () => {
     const base = tree({
       'src/core/pepe.ts': FACADE,
       'src/cli/planted.ts': [
@@ -66,11 +66,16 @@ describe('the facade surface the hosts use (facade-surface.ts)', function () {
         'export const param = ({ store }: Pepe) => store;',
         'export const rest = (core: Pepe) => { const { ...all } = core; return all; };',
         'export const cast = (core: Pepe) => (core as unknown as { store: unknown }).store;',
+        "export type Part = Pepe['sessions'];",
+        "export type Keyed = Pepe[keyof Pepe];",
+        "export type Fine = Pepe['sessionList'] | Pepe['config'];",
         '',
       ].join('\n'),
     });
     bases.push(base);
     assert.deepEqual(reachPasts(base), [
+      "src/cli/planted.ts: Pepe['sessions'] (a type named from the facade's parts)",
+      "src/cli/planted.ts: Pepe[keyof Pepe] (a type named from the facade's parts)",
       "src/cli/planted.ts: pepe as unknown (the facade cast to another type)",
       "src/cli/planted.ts: pepe.mcp.stop (not a method of the facade)",
       "src/cli/planted.ts: pepe['store'] (element access on the facade)",

@@ -4,7 +4,7 @@
  * it. The parts are protected (core/facade/wiring.ts), so the compiler refuses `pepe.mcp`; this
  * checker also finds the ways around that the compiler lets through: `pepe['mcp']` (TypeScript
  * allows bracket access to protected members), destructuring the facade, and casting it to
- * something else. It reads the files with the TypeScript checker, so a use is found whatever the
+ * something else, and a type that names a part (`Pepe['mcp']`). It reads the files with the TypeScript checker, so a use is found whatever the
  * variable holding the facade is called.
  */
 import ts from 'typescript';
@@ -57,6 +57,13 @@ export function reachPasts(root: string): ReachPast[] {
             if (el.dotDotDotToken || !DATA.includes(name)) out.add(`${file}: { ${el.dotDotDotToken ? '...' : ''}${name} } = pepe (destructured from the facade)`);
           }
         }
+      } else if (ts.isIndexedAccessTypeNode(n) && isFacade(checker.getTypeFromTypeNode(n.objectType))) {
+        // \`Pepe['store']\`: TypeScript lets a type name a protected member, which hands a host the
+        // part's type to build a way round with.
+        const t = checker.getTypeFromTypeNode(n.objectType);
+        const index = n.indexType;
+        const name = ts.isLiteralTypeNode(index) && ts.isStringLiteral(index.literal) ? index.literal.text : undefined;
+        if (name === undefined || !allowed(t, name)) out.add(`${file}: Pepe[${index.getText(sf)}] (a type named from the facade's parts)`);
       } else if ((ts.isAsExpression(n) || ts.isTypeAssertionExpression(n)) && isFacade(checker.getTypeAtLocation(n.expression)) && !isFacade(checker.getTypeAtLocation(n))) {
         out.add(`${file}: pepe as ${n.type.getText(sf)} (the facade cast to another type)`);
       }
