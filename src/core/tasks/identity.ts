@@ -77,8 +77,8 @@ export function globalConfigFiles(env: NodeJS.ProcessEnv, home: string = env.HOM
   return [join(home, '.gitconfig'), xdg].filter((f) => existsSync(f));
 }
 
-/** One line of printable text, of a sane length, without what would end git's `Name <email>`. */
+/** One line of printable text, of a sane length, without what would end git's `Name <email>` nor invisible format characters (a right-to-left override, a zero-width space) that make it read otherwise. */
 function plain(value: string): boolean {
   const v = value.trim();
-  return v.length > 0 && v.length <= 200 && !/[\p{Cc}<>]/u.test(v);
+  return v.length > 0 && v.length <= 200 && !/[\p{Cc}\p{Cf}<>]/u.test(v);
 }

@@ -86,6 +86,12 @@ describe("background tasks: commits by the person's git identity", function () {
     assert.equal(git(place.checkout, 'log', '-1', '--format=%an', t.branch), 'Pat Person');
     git(place.checkout, 'config', 'user.name', 'Pat <evil@example.invalid>');
     assert.equal((await tasks.commit(t.id)).identity.from, 'fallback');
+    // Invisible format characters would make the name read otherwise than it is: a right-to-left
+    // override, a zero-width space.
+    for (const name of ['Pat \u202Eevil', 'Pat\u200BPerson']) {
+      git(place.checkout, 'config', 'user.name', name);
+      assert.equal((await tasks.commit(t.id)).identity.from, 'fallback', JSON.stringify(name));
+    }
   });
 
   it("commit: a message of the person's; nothing new is said; a running task is refused; the checkout is untouched", async () => {
