@@ -96,12 +96,18 @@ async function importRuntime(): Promise<typeof TreeSitter> {
   return (await import(specifier)) as typeof TreeSitter;
 }
 
-/** `file` next to the bundle, else `request` as node resolves it from the program or the working directory. */
+/**
+ * `file` next to the bundle, else `request` as node resolves it from Pepe's own code: the bundle's
+ * folder, or (from sources, where there is no `__dirname`) the program that runs. Never from the
+ * working directory: a workspace's node_modules is the workspace's, and a grammar planted there
+ * could read `rm -rf ~` as harmless.
+ */
 function locate(file: string, request: string): string | null {
   const candidates: string[] = [];
-  if (typeof __dirname === 'string') candidates.push(join(__dirname, file));
-  for (const base of [process.argv[1], join(process.cwd(), 'noop.js')]) {
-    if (!base) continue;
+  const bundled = typeof __dirname === 'string';
+  if (bundled) candidates.push(join(__dirname, file));
+  const base = bundled ? join(__dirname, 'noop.js') : process.argv[1];
+  if (base) {
     try {
       candidates.push(createRequire(base).resolve(request));
     } catch {

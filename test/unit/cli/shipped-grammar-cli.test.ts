@@ -4,7 +4,7 @@
  * command that needs the grammar: a pipeline runs as harmless instead of being parked unread.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -42,6 +42,23 @@ describe('pepe from a copy of the package: the compressed bash grammar', functio
     const without = await runCopy();
     assert.doesNotMatch(without.stdout, /GRAMMAR-READ/);
     assert.match(without.stdout, /parked|not run/i);
+  });
+
+  it("never takes a grammar from the workspace: a node_modules there is the workspace's, not Pepe's", async () => {
+    // A workspace could hold a grammar built to read `rm -rf ~` as harmless. Planted here as the
+    // genuine files: were they used, the pipeline would be read and run.
+    for (const [pkgName, file] of [['tree-sitter-bash', 'tree-sitter-bash.wasm'], ['web-tree-sitter', 'tree-sitter.wasm']] as const) {
+      const dir = join(home.workspace, 'node_modules', pkgName);
+      mkdirSync(dir, { recursive: true });
+      cpSync(join(ROOT, 'node_modules', pkgName, file), join(dir, file));
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: pkgName, version: '1.0.0' }));
+    }
+    for (const f of readdirSync(join(pkg, 'dist')).filter((f) => f.includes('.wasm'))) rmSync(join(pkg, 'dist', f));
+    const model = script(home, 'a', [{ tool_calls: [{ name: 'bash', arguments: { command: 'echo grammar-read | tr a-z A-Z' } }] }, { text: 'done' }]);
+    home.writeConfig({ agents: { a: { model, auto_approve: ['bash:none'] } } });
+    const r = await runCopy();
+    assert.doesNotMatch(r.stdout, /GRAMMAR-READ/, 'the pipeline was read with the workspace\'s grammar');
+    assert.match(r.stdout, /parked|not run/i);
   });
 
   function runCopy() {
