@@ -83,14 +83,15 @@ export class LiveGrants {
       this.sessions.delete(oldest);
     }
     grants.onChange = () => this.publish();
-    this.noteSession(agent, sessionId);
+    this.publish();
   }
 
   /** A running turn's task grants are published until it ends (call the returned function). */
   trackRun(agent: string, sessionId: string, run: RunPermissionState): () => void {
     const entry = { agent, sessionId, run };
     this.runs.add(entry);
-    this.noteSession(agent, sessionId);
+    // A routed or child run may start with its caller's task grants.
+    if ((run.taskGrants?.length ?? 0) > 0) this.publish();
     return () => {
       this.runs.delete(entry);
       if ((run.taskGrants?.length ?? 0) > 0) this.publish();
@@ -166,6 +167,18 @@ export class LiveGrants {
     if (this.published) rmSync(this.file, { force: true });
     this.published = false;
     this.lastBody = null;
+  }
+
+  /**
+   * An open conversation that withholds approvals (it took in outside content, now or earlier):
+   * listed so another process's `grants list` can say why its calls ask. Only such conversations
+   * are listed: noting every session a process opens cost a write of this file per new session,
+   * on every turn (issue 27), and an untainted session has nothing to show there.
+   */
+  noteTainted(agent: string, sessionId: string): void {
+    const last = this.seen[this.seen.length - 1];
+    if (last && last.agent === agent && last.sessionId === sessionId) return;
+    this.noteSession(agent, sessionId);
   }
 
   private noteSession(agent: string, sessionId: string): void {

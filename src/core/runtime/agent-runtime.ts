@@ -168,7 +168,7 @@ export class AgentRuntime {
     // Taint follows the data: a run starts with what its conversation kept (spec 5.3, revised) and
     // a routed or child run with its caller's outside content too; what comes in is kept at once.
     const run = newRunState(opts.callerRun ? { taskGrants: [], readOutsideWorkspace: false, ...opts.callerRun } : undefined, session.taint);
-    const taint = new ConversationTaintKeeper(sessions, opts.agent, id, run, session.taint, { emit }, chain);
+    const taint = new ConversationTaintKeeper(sessions, opts.agent, id, run, session.taint, { emit }, chain, () => this.deps.live?.noteTainted(opts.agent, id));
     taint.save();
     // Plan mode (spec 10): the person's choice for this turn, else the agent's default; a caller's is inherited.
     if (opts.callerRun?.planMode || (opts.planMode ?? agentConfig.plan_mode === true)) run.planMode = true;

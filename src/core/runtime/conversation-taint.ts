@@ -19,16 +19,25 @@ export class ConversationTaintKeeper {
     saved: ConversationTaint | null,
     private readonly emit: { emit: EventSink },
     private readonly path: string[],
+    /** Told once that the conversation withholds approvals (the live grants list it). */
+    private readonly onTainted?: () => void,
   ) {
     this.saved = saved;
   }
 
+  private noted = false;
+
   /** Writes what the run took in since the last save; idempotent, and cheap when nothing changed. */
   save(): void {
     const added = taintAdded(this.run, this.saved);
-    if (!added) return;
-    this.sessions.appendTaint(this.agent, this.sessionId, added);
-    this.saved = joinTaint(this.saved, added);
-    if (added.sources.length) this.emit.emit({ type: 'taint', path: this.path, sources: [...this.run.outsideContentSources] });
+    if (added) {
+      this.sessions.appendTaint(this.agent, this.sessionId, added);
+      this.saved = joinTaint(this.saved, added);
+      if (added.sources.length) this.emit.emit({ type: 'taint', path: this.path, sources: [...this.run.outsideContentSources] });
+    }
+    if (this.saved && !this.noted) {
+      this.noted = true;
+      this.onTainted?.();
+    }
   }
 }

@@ -23,19 +23,24 @@ describe('live grants file: written when the listing changes, not again when it 
     return `${s.ino}:${s.mtimeMs}`;
   };
 
-  it('a turn noting a session that is already the newest writes nothing; a new session or a grant does', async () => {
+  it('a turn noting a session that is already the newest writes nothing; a new tainted session or a grant does', async () => {
     const live = new LiveGrants(dir);
     const grants = new SessionGrants();
     live.adopt('k', 'a', 's1', grants);
+    assert.throws(() => stamp(), 'a session with nothing to list was written');
+    live.noteTainted('a', 's1');
     const first = stamp();
     await new Promise((r) => setTimeout(r, 15));
     const stop = live.trackRun('a', 's1', newRunState());
     stop();
     live.adopt('k', 'a', 's1', grants);
+    live.noteTainted('a', 's1');
     assert.equal(stamp(), first, 'the same listing was written again');
 
     live.adopt('k2', 'a', 's2', new SessionGrants());
-    assert.notEqual(stamp(), first, 'a new session was not written');
+    assert.equal(stamp(), first, 'an untainted session was written');
+    live.noteTainted('a', 's2');
+    assert.notEqual(stamp(), first, 'a new tainted session was not written');
     assert.deepEqual(readLiveFiles(dir)[0]!.sessions.map((s) => s.sessionId), ['s1', 's2']);
 
     const before = stamp();
@@ -50,9 +55,10 @@ describe('live grants file: written when the listing changes, not again when it 
   it('after dispose the file is gone, and a later publish writes it again', () => {
     const live = new LiveGrants(dir);
     live.adopt('k', 'a', 's1', new SessionGrants());
+    live.noteTainted('a', 's1');
     live.dispose();
     assert.throws(() => statSync(file()));
-    live.adopt('k', 'a', 's1', new SessionGrants());
+    live.noteTainted('a', 's2');
     assert.equal(readLiveFiles(dir).length, 1);
     live.dispose();
   });
