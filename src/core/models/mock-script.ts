@@ -79,10 +79,20 @@ export function loadMockScript(file: string): MockScript {
 const cache = new Map<string, { stamp: string; script: MockScript }>();
 const MAX_CACHED = 32;
 
+/** `value` and everything in it made read-only; returns it. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /**
  * `loadMockScript` for a provider built on every model call: a file that did not change since it
- * was last read is not read, parsed and validated again. Each caller gets its own copy, so none
- * can change what the next one plays.
+ * was last read is not read, parsed and validated again. The script handed out is read-only (the
+ * provider copies what it passes on), so no caller can change what the next one plays; it is
+ * not copied whole per call, which cost a structured clone of every step on every model call.
  */
 export function loadMockScriptCached(file: string): MockScript {
   let stamp: string | null = null;
@@ -93,11 +103,11 @@ export function loadMockScriptCached(file: string): MockScript {
     // loadMockScript reports it
   }
   const hit = stamp === null ? undefined : cache.get(file);
-  if (hit && hit.stamp === stamp) return structuredClone(hit.script);
-  const script = loadMockScript(file);
+  if (hit && hit.stamp === stamp) return hit.script;
+  const script = deepFreeze(loadMockScript(file));
   if (stamp !== null) {
     cache.delete(file);
-    cache.set(file, { stamp, script: structuredClone(script) });
+    cache.set(file, { stamp, script });
     if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
   }
   return script;

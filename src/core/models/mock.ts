@@ -37,7 +37,8 @@ export class MockProvider implements ModelProvider {
     const calls = step?.tool_calls ?? [];
     for (const [i, call] of calls.entries()) {
       await pause();
-      yield { type: 'tool_call', id: `call_${stepIndex}_${i}`, name: call.name, arguments: call.arguments ?? {} };
+      // A copy: the script is shared, read-only, by every call that plays it.
+      yield { type: 'tool_call', id: `call_${stepIndex}_${i}`, name: call.name, arguments: structuredClone(call.arguments ?? {}) };
     }
     // A rough estimate keeps token-based features (compaction, usage lines) exercised; cost stays 0.
     const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);

@@ -68,15 +68,17 @@ export class RevocationLog {
   current(): readonly Revocation[] | null {
     let st: { size: number; mtimeMs: number; ino: number };
     try {
-      const s = statSync(this.file);
-      st = { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      // No file (the usual case: nothing was ever revoked) is not an error: asked before every
+      // call, a thrown ENOENT cost more than the check itself (issue 27).
+      const s = statSync(this.file, { throwIfNoEntry: false });
+      if (!s) {
         this.seen = null;
         this.records = [];
         this.unreadable = false;
         return this.records;
       }
+      st = { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
+    } catch {
       return null;
     }
     if (this.seen && this.seen.size === st.size && this.seen.mtimeMs === st.mtimeMs && this.seen.ino === st.ino) return this.unreadable ? null : this.records;

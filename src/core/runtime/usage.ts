@@ -35,8 +35,16 @@ export class UsageLedger {
 
   record(r: Omit<UsageRecord, 'ts'>): void {
     const entry: UsageRecord = { ts: new Date().toISOString(), ...r };
-    mkdirSync(dirname(this.file), { recursive: true });
-    appendLine(this.file, JSON.stringify(entry));
+    const line = JSON.stringify(entry);
+    // The folder is made when the file is not there yet (first record, or removed since), not
+    // before every model call (issue 27).
+    try {
+      appendLine(this.file, line);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(dirname(this.file), { recursive: true });
+      appendLine(this.file, line);
+    }
     for (const l of this.listeners) l(entry);
   }
 

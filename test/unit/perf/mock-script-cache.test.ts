@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MockProvider } from '../../../src/core/models/mock.js';
 import { loadMockScriptCached } from '../../../src/core/models/mock-script.js';
 
 /** Issue 27: a mock script is read once while unchanged; a changed or broken file is read again. */
@@ -14,13 +15,24 @@ describe('mock script cache', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a changed script (even of the same size) is played as it is now; callers get their own copy', () => {
+  it('a changed script (even of the same size) is played as it is now; no caller can change it for the next', async () => {
     const file = join(dir, 's.json');
-    writeFileSync(file, JSON.stringify({ steps: [{ text: 'aaaa' }] }));
+    writeFileSync(file, JSON.stringify({ steps: [{ text: 'aaaa', tool_calls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }] }));
     const first = loadMockScriptCached(file);
     assert.equal(first.steps[0]!.text, 'aaaa');
-    (first.steps[0] as { text?: string }).text = 'changed by a caller';
+    assert.throws(() => ((first.steps[0] as { text?: string }).text = 'changed by a caller'), TypeError);
+    assert.throws(() => ((first.steps[0]!.tool_calls![0]!.arguments as { path: string }).path = 'elsewhere'), TypeError);
     assert.equal(loadMockScriptCached(file).steps[0]!.text, 'aaaa');
+    // What the provider hands on is a copy: a caller that changes the call's arguments (a tool
+    // normalising them, say) changes nothing of the next play.
+    const play = async () => {
+      const calls: { arguments: unknown }[] = [];
+      for await (const ev of new MockProvider('m', loadMockScriptCached(file)).stream({ messages: [{ role: 'user', content: 'go' }] })) if (ev.type === 'tool_call') calls.push(ev);
+      return calls;
+    };
+    const [call] = await play();
+    (call!.arguments as { path: string }).path = 'changed';
+    assert.deepEqual((await play())[0]!.arguments, { path: 'a.txt' });
     writeFileSync(file, JSON.stringify({ steps: [{ text: 'bbbb' }] }));
     assert.equal(loadMockScriptCached(file).steps[0]!.text, 'bbbb');
     writeFileSync(file, JSON.stringify({ steps: [{ tool_call: 'typo' }] }));

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { tierFor } from '../../../src/core/runtime/usage.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tierFor, UsageLedger } from '../../../src/core/runtime/usage.js';
 import { withinActiveHours } from '../../../src/core/runtime/heartbeat.js';
 import { collectEvents, script } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
@@ -10,6 +13,20 @@ describe('usage and tiers (spec 4.6)', () => {
     home = new TempHome();
   });
   afterEach(() => home.cleanup());
+
+  it('a record is kept when its folder does not exist yet, or was removed after the first one', () => {
+    const root = mkdtempSync(join(tmpdir(), 'pepe-usage-'));
+    try {
+      const ledger = new UsageLedger(join(root, 'deep', 'usage.jsonl'));
+      const r = { agent: 'a', project: null, model: 'm', inputTokens: 1, outputTokens: 1, costUsd: 0 };
+      ledger.record(r);
+      rmSync(join(root, 'deep'), { recursive: true });
+      ledger.record({ ...r, agent: 'b' });
+      assert.deepEqual(ledger.all().map((x) => x.agent), ['b']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it('tier thresholds', () => {
     const t = { low_compute: 0.75, critical: 0.9, dead: 1 };
