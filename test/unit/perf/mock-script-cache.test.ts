@@ -27,7 +27,7 @@ describe('mock script cache', () => {
     // normalising them, say) changes nothing of the next play.
     const play = async () => {
       const calls: { arguments: unknown }[] = [];
-      for await (const ev of new MockProvider('m', loadMockScriptCached(file)).stream({ messages: [{ role: 'user', content: 'go' }] })) if (ev.type === 'tool_call') calls.push(ev);
+      for await (const ev of new MockProvider('m', loadMockScriptCached(file)).stream({ messages: [{ role: 'user', content: 'go' }], tools: [] })) if (ev.type === 'tool_call') calls.push(ev);
       return calls;
     };
     const [call] = await play();
