@@ -1,6 +1,6 @@
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import { isFolderWithin, readTextFile, relativeName, rootRealPaths, sortedEntries, splitFrontMatter } from './text-files.js';
+import { isFolderWithin, readTextFile, relativeName, rootRealPaths, sortedEntries, splitFrontMatter, type TextFile } from './text-files.js';
 
 /**
  * Project instructions (issue 24): the files a repository keeps for coding agents, read as they
@@ -113,17 +113,28 @@ export class TurnInstructions {
   /** Files found but over the total cap, by name. */
   readonly leftOut: string[] = [];
 
+  /**
+   * With `shared` (the turn's discovery, runtime/turn-shared.ts), a file read once (or found
+   * missing) is not read again until a tool that may change the workspace runs: an agent reading
+   * file after file in the root looked for the root's AGENTS.md on every read (issue 27).
+   */
   constructor(
     readonly root: string,
     private readonly selection: InstructionSelection,
+    private readonly shared?: { once<T>(key: string, make: () => Promise<T>): Promise<T> },
   ) {}
+
+  private read(path: string): Promise<TextFile | null> {
+    const read = () => readTextFile(path, this.root, INSTRUCTION_FILE_CHARS * 2, this.rootReal);
+    return this.shared ? this.shared.once(`instruction-file\0${this.root}\0${path}`, read) : read();
+  }
 
   /**
    * Another holder that has given what this one has (its start files, its cap left) and goes on
    * from there on its own: a routed hop starting from the same discovery (issue 27).
    */
   copy(): TurnInstructions {
-    const other = new TurnInstructions(this.root, this.selection);
+    const other = new TurnInstructions(this.root, this.selection, this.shared);
     for (const name of this.given) other.given.add(name);
     other.left = this.left;
     other.leftOut.push(...this.leftOut);
@@ -150,7 +161,7 @@ export class TurnInstructions {
     for (const c of candidates) {
       const name = relativeName(this.root, c.path);
       if (this.given.has(name) || !chosen(this.selection, name)) continue;
-      const file = await readTextFile(c.path, this.root, INSTRUCTION_FILE_CHARS * 2, this.rootReal);
+      const file = await this.read(c.path);
       if (!file) continue;
       let text = file.text;
       if (c.strip) {

@@ -8,6 +8,7 @@ import type { Tool } from '../tools/tool.js';
 import { instructionsBlock, instructionSelection, instructionsMessage, TurnInstructions, type InstructionFile } from '../interop/instructions.js';
 import { discoverSkills, skillsListMessage, type SkillCatalog } from '../interop/skills.js';
 import { projectRoot } from '../interop/text-files.js';
+import { CONCURRENT_TOOLS } from './turn-loop.js';
 
 /**
  * What one turn takes from the files people bring (issue 24): the project's instruction files and
@@ -34,7 +35,7 @@ export async function turnInterop(opts: { workspace: string; home: string; trust
   // model read, so what was given before is never taken from it (a nested file may come again).
   const selection = root ? instructionSelection(opts.agentConfig, opts.config) : 'none';
   const atStart = async () => {
-    const instructions = new TurnInstructions(root ?? opts.workspace, selection);
+    const instructions = new TurnInstructions(root ?? opts.workspace, selection, opts.shared);
     return { instructions, files: await instructions.atStart(opts.workspace) };
   };
   const [start, skills] = await Promise.all([
@@ -46,11 +47,13 @@ export async function turnInterop(opts: { workspace: string; home: string; trust
 
 /**
  * Tools that empty the turn's shared discovery when they start and when they end (turn-shared.ts):
- * the routing tools only consult or hand over; every other tool may change the workspace.
+ * the routing tools only consult or hand over, and the built-in tools that only read (read_file,
+ * list_dir, memory_search, web_search, load_skill) change nothing either; every other tool may
+ * change the workspace. (MCP tools are named after their server, so none takes a built-in's name.)
  */
 export function forgettingShared(tools: Tool<any>[], shared: TurnSharedCache): Tool<any>[] {
   return tools.map((tool) => {
-    if (ROUTING_TOOL_NAMES.has(tool.name)) return tool;
+    if (ROUTING_TOOL_NAMES.has(tool.name) || CONCURRENT_TOOLS.has(tool.name)) return tool;
     const wrapped: Tool<any> = {
       ...tool,
       async execute(args, ctx) {

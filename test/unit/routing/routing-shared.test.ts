@@ -63,6 +63,33 @@ describe('routing: the hops of one turn share discovery (issue 27)', function ()
     assert.deepEqual(given(next.events), ['a1: AGENTS.md']);
   });
 
+  it('a folder\'s AGENTS.md found missing while the agent reads is looked for again after a call that may change the workspace', async () => {
+    const ws = join(home.dir, 'ws');
+    mkdirSync(join(ws, '.git'), { recursive: true });
+    mkdirSync(join(ws, 'pkg'));
+    for (const f of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(ws, 'pkg', f), f);
+    const read = (path: string): Step => ({ tool_calls: [{ name: 'read_file', arguments: { path } }] });
+    home.writeConfig({
+      agents: {
+        a0: { model: script(home, 'a0', [read('pkg/a.txt'), read('pkg/b.txt'), write('notes.txt', 'x'), read('pkg/c.txt'), { text: 'done' }]), tools: ['read_file', 'write_file'] },
+      },
+    });
+    // While the write in the root waits for its approval, pkg/AGENTS.md appears (a person, git pull…).
+    const prompter = {
+      interactive: true,
+      async ask() {
+        writeFileSync(join(ws, 'pkg', 'AGENTS.md'), 'Use tabs.');
+        return { kind: 'allow_once' as const };
+      },
+    };
+    const pepe = await home.pepe({ workspace: ws, prompter });
+    const { onEvent, events } = collectEvents();
+    const r = await pepe.run({ agent: 'a0', text: 'go', onEvent });
+    assert.equal(r.status, 'ok', r.error);
+    const results = events.filter((e): e is Extract<TurnEvent, { type: 'tool_result' }> => e.type === 'tool_result');
+    assert.deepEqual(results.map((e) => /Use tabs\./.test(e.content)), [false, false, false, true], 'the read after the write does not bring pkg/AGENTS.md in');
+  });
+
   it('TurnShared: reuses a finding until a change is signalled; a failure is not kept', async () => {
     const shared = new TurnShared();
     let made = 0;
