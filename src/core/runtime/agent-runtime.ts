@@ -149,8 +149,10 @@ export class AgentRuntime {
     const signal = opts.signal ?? new AbortController().signal;
     // Spec 8: the event stream is masked here, once, for every surface that reads it (known secret
     // values and credential shapes); answer deltas are held back only as long as masking needs.
-    const masking = new TurnEventRedactor(secretValues(this.deps.env, config), (e) => opts.onEvent?.(e));
-    const emit: EventSink = (e) => masking.handle(e);
+    // With no one listening (a headless run: a heartbeat, a task), nothing is masked or sent.
+    const listener = opts.onEvent;
+    const masking = listener ? new TurnEventRedactor(secretValues(this.deps.env, config), listener) : null;
+    const emit: EventSink = masking ? (e) => masking.handle(e) : () => undefined;
     const turnId = randomBytes(4).toString('hex');
 
     let sessionId = opts.sessionId;

@@ -52,9 +52,37 @@ function maskAssignment(whole: string, quote: string, name: string, sep: string,
   return `${quote}${name}${quote}${sep}${quoted ? `${value[0]}${REDACTED}${value[0]}` : REDACTED}`;
 }
 
+/**
+ * Texts masked lately, with their masked form: the same text is masked many times on its way out
+ * (a tool result as an event, then in the transcript line, again at each routing hop it passes;
+ * every object key of every event), and eight passes over a short string cost more than a lookup
+ * (issue 27). Masking is a function of the text alone, so a remembered answer is the answer.
+ * Bounded by characters held; emptied when full.
+ */
+const memo = new Map<string, string>();
+let memoChars = 0;
+const MEMO_CHARS = 1 << 20;
+const MEMO_TEXT_CHARS = 1 << 16;
+
 /** `text` with every credential-shaped value masked (the list above). */
 export function maskCredentials(text: string): string {
   if (!text) return text;
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const masked = maskShapes(text);
+  if (text.length <= MEMO_TEXT_CHARS) {
+    const chars = text.length + (masked === text ? 0 : masked.length);
+    if (memoChars + chars > MEMO_CHARS) {
+      memo.clear();
+      memoChars = 0;
+    }
+    memo.set(text, masked);
+    memoChars += chars;
+  }
+  return masked;
+}
+
+function maskShapes(text: string): string {
   return text
     .replace(PEM, `[redacted private key]`)
     .replace(AUTH_HEADER, (whole, head: string, scheme: string | undefined, value: string) => (value.startsWith('[redacted') ? whole : `${head}${scheme ? `${scheme} ` : ''}${REDACTED}`))

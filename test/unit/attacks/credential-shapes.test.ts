@@ -130,4 +130,17 @@ describe('credential shapes: each one masked, ordinary text and code left alone'
       assert.equal(out + stream.flush(), whole, `pieces of ${size}`);
     }
   });
+
+  it('masking remembered for texts seen before answers the same, text by text, also after the memory filled up', () => {
+    const first = SHAPES.map(([line]) => maskCredentials(line));
+    for (const [i, [line, secret]] of SHAPES.entries()) {
+      assert.equal(maskCredentials(line), first[i], line);
+      assert.ok(!maskCredentials(line).includes(secret), line);
+      // A text that differs by one character is its own text, not the remembered one.
+      assert.equal(maskCredentials(`${line} `), `${first[i]} `);
+    }
+    // More than the memory holds: old answers are let go, never mixed up.
+    for (let i = 0; i < 40; i++) maskCredentials(`${'x'.repeat(60_000)} ${i}`);
+    for (const [i, [line]] of SHAPES.entries()) assert.equal(maskCredentials(line), first[i], line);
+  });
 });
