@@ -1,7 +1,8 @@
 /**
  * Turn overhead (issue 8): a 20-step tool-calling turn through the real runtime (pepe.run: session,
  * barrier, loop guard, compaction check, transcript writes, usage) on a zero-latency scripted mock,
- * against a bare loop calling the same provider and the same tool directly.
+ * against a bare loop calling the same provider and the same tool directly (a real read of a file
+ * in the workspace; the bench fails if it is refused). No event listener is attached to either.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,8 +20,12 @@ export const STEPS = 20;
 
 export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
   const home = join(ctx.tmp, 'turn');
+  // The workspace is not Pepe's home: there the bare loop's read was refused (a file in Pepe's own
+  // folder needs the barrier's facts), so it measured a refusal, not a read.
+  const workspace = join(ctx.tmp, 'turn-workspace');
   mkdirSync(home, { recursive: true });
-  for (let i = 0; i < STEPS; i++) writeFileSync(join(home, `note-${i}.txt`), `note ${i}: ${'lorem ipsum '.repeat(20)}\n`);
+  mkdirSync(workspace, { recursive: true });
+  for (let i = 0; i < STEPS; i++) writeFileSync(join(workspace, `note-${i}.txt`), `note ${i}: ${'lorem ipsum '.repeat(20)}\n`);
   const script: MockScript = {
     steps: [
       // Different arguments each step, so the loop guard (same call 3× in a row) never trips.
@@ -31,7 +36,7 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
   const scriptFile = join(home, 'turn.script.json');
   writeFileSync(scriptFile, JSON.stringify(script));
   writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { a: { model: `mock:${scriptFile}`, tools: ['read_file'] } } }));
-  const pepe = await createPepe({ home, env: {}, workspace: home, prompter: null });
+  const pepe = await createPepe({ home, env: {}, workspace, prompter: null });
 
   // The bare loop: the same provider and tool, nothing else (no session, barrier, guard, events).
   const provider = new MockProvider('mock', script);
@@ -41,7 +46,7 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
     agentConfig: {},
     chain: ['a'],
     sessionId: 'bare',
-    workspace: home,
+    workspace,
     signal: new AbortController().signal,
     config: pepe.config,
     env: {},
@@ -66,6 +71,7 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
       if (!calls.length) return text;
       for (const call of calls) {
         const r = await readFileTool.execute(readFileTool.input.parse(call.arguments), toolCtx);
+        if (r.isError) throw new Error(`bench bare loop: the read failed: ${r.content}`);
         messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: r.content } as ToolMessage);
       }
     }
@@ -75,6 +81,10 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
     if (r.status !== 'ok' || r.content !== 'done: read every note') throw new Error(`bench turn did not finish: ${r.status} ${r.error ?? r.content}`);
   };
 
+  // Once, watched: every read of the runtime's turn succeeds (a refused read would be cheaper).
+  const failed: string[] = [];
+  await pepe.run({ agent: 'a', text: 'go', personPresent: false, onEvent: (e) => void (e.type === 'tool_result' && e.isError && failed.push(e.content)) });
+  if (failed.length) throw new Error(`bench turn: a read failed: ${failed[0]}`);
   // Warm both paths (module caches, JIT) before measuring.
   for (let i = 0; i < 5; i++) {
     await full();
