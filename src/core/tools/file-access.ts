@@ -99,6 +99,18 @@ export async function recheck(requested: string, access: 'read' | 'write', ctx: 
   return now;
 }
 
+/**
+ * For a read about to be opened with `openChecked`: the fact the barrier judged for this very
+ * call, as it is (following the path again would prove nothing more: `openChecked` opens the
+ * judged real path, and refuses a descriptor that is not that file, a link or folder swapped in on
+ * the way included); without one, `recheck`. Saves following every link twice per read (issue 27).
+ * Writes always `recheck` (they also judge hard links and create folders).
+ */
+export async function forRead(requested: string, ctx: ToolContext): Promise<PathFact> {
+  const judged = ctx.facts?.paths?.find((p) => p.requested === requested && p.access === 'read');
+  return judged ?? recheck(requested, 'read', ctx);
+}
+
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { withEditorFeedback } from './editor-feedback.js';
 import { lstat, readdir } from 'node:fs/promises';
 import { z } from 'zod';
-import { makeParents, openChecked, pathFact, READ_FLAGS, recheck, WRITE_FLAGS } from './file-access.js';
+import { forRead, makeParents, openChecked, pathFact, READ_FLAGS, recheck, WRITE_FLAGS } from './file-access.js';
 import { defineTool, ToolRefusal, untrustedBlock, type PathFact, type ToolContext, type ToolOutcome } from './tool.js';
 import { compareCodeUnits } from '../code-unit-order.js';
 
@@ -76,7 +76,7 @@ export const readFileTool = defineTool({
   async execute({ path, offset, limit }, ctx) {
     try {
       return await withDeadline(ctx, async () => {
-        const fact = await recheck(path, 'read', ctx);
+        const fact = await forRead(path, ctx);
         const { handle, info } = await openChecked(fact, READ_FLAGS);
         try {
           if (info.isDirectory()) return { content: `${path} is a folder; use list_dir`, isError: true };
@@ -117,7 +117,7 @@ export const listDir = defineTool({
   async execute({ path }, ctx) {
     try {
       return await withDeadline(ctx, async () => {
-        const fact = await recheck(path, 'read', ctx);
+        const fact = await forRead(path, ctx);
         const { handle, info } = await openChecked(fact, READ_FLAGS | (constants.O_DIRECTORY ?? 0));
         try {
           if (!info.isDirectory()) return { content: `${path} is not a folder; use read_file`, isError: true };

@@ -143,6 +143,38 @@ describe('file tools: execution re-checks the path', () => {
     assert.throws(() => readFileSync(join(w.outside, 'notes.md')));
   });
 
+  it('attack: a file swapped for a link after the read was judged is not read through it', async () => {
+    writeFileSync(join(w.workspace, 'notes.txt'), 'plain notes');
+    writeFileSync(join(w.outside, 'id_rsa'), 'PRIVATE');
+    const facts = await readFileTool.resolve!({ path: 'notes.txt' }, w.ctx());
+    rmSync(join(w.workspace, 'notes.txt'));
+    symlinkSync(join(w.outside, 'id_rsa'), join(w.workspace, 'notes.txt'));
+    const r = await readFileTool.execute({ path: 'notes.txt' }, w.ctx(facts));
+    assert.equal(r.isError, true, r.content);
+    assert.doesNotMatch(r.content, /PRIVATE/);
+  });
+
+  it('attack: a folder swapped for a link after the read was judged is not read through it', async () => {
+    mkdirSync(join(w.workspace, 'sub'));
+    writeFileSync(join(w.workspace, 'sub', 'notes.txt'), 'plain notes');
+    writeFileSync(join(w.outside, 'notes.txt'), 'PRIVATE');
+    const facts = await readFileTool.resolve!({ path: 'sub/notes.txt' }, w.ctx());
+    renameSync(join(w.workspace, 'sub'), join(w.workspace, 'sub-old'));
+    symlinkSync(w.outside, join(w.workspace, 'sub'));
+    const r = await readFileTool.execute({ path: 'sub/notes.txt' }, w.ctx(facts));
+    assert.equal(r.isError, true, r.content);
+    assert.doesNotMatch(r.content, /PRIVATE/);
+  });
+
+  it('a read judged for one path does not read another path the call names', async () => {
+    writeFileSync(join(w.workspace, 'a.txt'), 'A');
+    writeFileSync(join(w.workspace, 'b.txt'), 'B');
+    const facts = await readFileTool.resolve!({ path: 'a.txt' }, w.ctx());
+    const r = await readFileTool.execute({ path: 'b.txt' }, w.ctx(facts));
+    // Without facts for b.txt the call stands on its own check (inside the workspace: read).
+    assert.equal(r.content, 'B');
+  });
+
   it('a file swapped for a FIFO after the read was judged is refused without blocking', async () => {
     writeFileSync(join(w.workspace, 'data.txt'), 'x');
     const facts = await readFileTool.resolve!({ path: 'data.txt' }, w.ctx());
