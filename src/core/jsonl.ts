@@ -47,17 +47,33 @@ export function readTextFile(file: string): string {
 export function appendLine(file: string, line: string): void {
   const fd = openSync(file, 'a+');
   try {
-    const { size } = fstatSync(fd);
+    const st = fstatSync(fd);
+    const size = st.size;
     let torn = false;
-    if (size > 0) {
+    // The file as this process left it (same file, same size: nobody wrote since) ends with the
+    // newline written last, so its last byte need not be read (issue 27: a transcript gets a line
+    // per message). Anything else, a line another writer added included, is checked.
+    const ours = lastWrites.get(file);
+    if (size > 0 && !(ours && ours.dev === st.dev && ours.ino === st.ino && ours.size === size)) {
       const last = Buffer.alloc(1);
       torn = readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
     }
-    writeSync(fd, `${torn ? '\n' : ''}${line}\n`);
+    const text = `${torn ? '\n' : ''}${line}\n`;
+    const written = writeSync(fd, text);
+    lastWrites.delete(file);
+    // A short write left no newline at the end: the next append checks.
+    if (written === Buffer.byteLength(text)) {
+      lastWrites.set(file, { dev: st.dev, ino: st.ino, size: size + written });
+      if (lastWrites.size > MAX_LAST_WRITES) lastWrites.delete(lastWrites.keys().next().value as string);
+    }
   } finally {
     closeSync(fd);
   }
 }
+
+/** Where this process's last append to a file left it, for the files appended to lately. */
+const lastWrites = new Map<string, { dev: number; ino: number; size: number }>();
+const MAX_LAST_WRITES = 64;
 
 /** Every accepted value of a JSON Lines file; a missing or unreadable file has none. */
 export function readJsonLines<T>(file: string, accept: Accept<T> = asIs): T[] {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonLinesFile, parseJsonLines, readJsonLines } from '../../../src/core/jsonl.js';
+import { appendLine, JsonLinesFile, parseJsonLines, readJsonLines } from '../../../src/core/jsonl.js';
 import { EventLog } from '../../../src/core/log.js';
 
 describe('JSON Lines: one reader for the log, usage and sessions', () => {
@@ -84,6 +84,21 @@ describe('JSON Lines: one reader for the log, usage and sessions', () => {
       rmSync(file);
       assert.deepEqual(reader.read(), []);
     });
+  });
+
+  it('appendLine: a line torn by another writer, or a file replaced since the last append, gets its newline first', () => {
+    const f = join(dir, 'a.jsonl');
+    appendLine(f, '{"n":1}');
+    appendLine(f, '{"n":2}');
+    appendFileSync(f, '{"n":"torn');
+    appendLine(f, '{"n":3}');
+    assert.deepEqual(readJsonLines<{ n: unknown }>(f).map((v) => v.n), [1, 2, 3]);
+    // Replaced by a file of the very size this process left, torn at its end.
+    const size = statSync(f).size;
+    writeFileSync(join(dir, 'b.jsonl'), `${'{"n":"x"}\n'.repeat(2)}`.padEnd(size, ' ').slice(0, size - 1) + '{');
+    renameSync(join(dir, 'b.jsonl'), f);
+    appendLine(f, '{"n":4}');
+    assert.deepEqual(readJsonLines<{ n: unknown }>(f).map((v) => v.n), ['x', 'x', 4]);
   });
 
   it('EventLog.readKind: cached, sees what another writer appended, keeps only its kind', () => {
