@@ -46,8 +46,16 @@ export class ToolRegistry {
     // A tool from outside (an MCP server's) carries the JSON Schema its server gave: passed on as it is.
     const given = (tool as { jsonSchema?: Record<string, unknown> }).jsonSchema;
     if (given) return { name: tool.name, description: tool.description, inputSchema: given };
-    const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
-    delete schema.$schema;
-    return { name: tool.name, description: tool.description, inputSchema: schema };
+    let schema = schemas.get(tool.input);
+    if (!schema) {
+      schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
+      delete schema.$schema;
+      schemas.set(tool.input, schema);
+    }
+    // A copy: a provider may adapt what it sends; the next turn gets the schema as it was.
+    return { name: tool.name, description: tool.description, inputSchema: structuredClone(schema) };
   }
 }
+
+/** The JSON Schema of each tool's input, built once (a turn wraps its tools, their input stays the same). */
+const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
