@@ -101,10 +101,10 @@ async function lazyVendors() {
 /**
  * Node built-ins that cost start-up time (child_process brings net, dgram and the streams with it)
  * but few commands use: the same stand-ins, requiring the built-in on first access. commander, for
- * one, requires child_process for a feature `pepe` does not use. Only modules whose exports are an
+ * one, requires child_process for a feature `pepe` does not use; the code cache asks v8 only at exit. Only modules whose exports are an
  * object belong here (not `assert`, which is a function).
  */
-export const LAZY_BUILTINS = ['child_process', 'crypto', 'readline/promises', 'worker_threads'];
+export const LAZY_BUILTINS = ['child_process', 'crypto', 'readline/promises', 'v8', 'worker_threads'];
 
 async function lazyBuiltins() {
   const keys = {};

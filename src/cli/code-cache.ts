@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
+import { getHeapCodeStatistics } from 'node:v8';
 import { constants as vmConstants, Script } from 'node:vm';
 
 /**
@@ -32,7 +33,8 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
   const proto = Module.prototype as unknown as { _compile(content: string, filename: string): unknown };
   const compile = proto._compile;
   const install = fnv1a(prefix);
-  const pending: { name: string; file: string; script: Script; source: string; stamp: string }[] = [];
+  /** Every bundle compiled through the cache in this process; `missed` when it had no usable entry. */
+  const loaded: { name: string; file: string; script: Script; source: string; stamp: string; missed: boolean }[] = [];
   proto._compile = function (this: NodeJS.Module, content: string, filename: string) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
     const st = statSync(filename, { throwIfNoEntry: false });
@@ -51,13 +53,24 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
       cachedData = undefined;
     }
     const script = new Script(Module.wrap(content.replace(/^#!.*/, '')), { filename, cachedData, importModuleDynamically });
-    if (!cachedData || script.cachedDataRejected) pending.push({ name, file, script, source: filename, stamp: `${st.size}:${st.mtimeMs}` });
+    loaded.push({ name, file, script, source: filename, stamp: `${st.size}:${st.mtimeMs}`, missed: !cachedData || script.cachedDataRejected === true });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return fn.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
   };
-  // Written at exit, so the functions compiled while running are in the cache too.
+  // Written at exit, so the functions compiled while running are in the cache too. An entry holds
+  // what the process that wrote it had compiled: the first command after an install or a build
+  // decides what every later one finds. So a process that compiled notably more than the entries
+  // it found held (another command's functions) writes them again: the entries grow toward
+  // everything the commands people run use, and stop being written once they hold it.
   process.once('exit', () => {
-    for (const { name, file, script, source, stamp } of pending) {
+    if (!loaded.length) return;
+    const coverageFile = join(dir, `${install}.coverage`);
+    const compiled = bytecodeBytes();
+    const grown = compiled !== null && compiled > readCoverage(coverageFile) + COVERAGE_GROWTH;
+    const write = loaded.filter((e) => e.missed || grown);
+    if (!write.length) return;
+    let wrote = false;
+    for (const { name, file, script, source, stamp } of write) {
       try {
         const now = statSync(source);
         if (`${now.size}:${now.mtimeMs}` !== stamp) continue; // rebuilt meanwhile
@@ -66,11 +79,48 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
         renameSync(tmp, file);
         // The caches of earlier builds of this bundle, in this install, are of no more use.
         for (const old of readdirSync(dir)) if (old.startsWith(`${name}-`) && old.endsWith('.bin') && join(dir, old) !== file) rmSync(join(dir, old), { force: true });
+        wrote = true;
       } catch {
         // no cache this time
       }
     }
+    if (wrote && compiled !== null) writeCoverage(coverageFile, compiled);
   });
+}
+
+/**
+ * Bytecode the process holds that its entries did not (about 4 % of what a mock `pepe run`
+ * compiles): less is noise, not another command's functions.
+ */
+const COVERAGE_GROWTH = 32 * 1024;
+
+/** Bytecode in this process's heap now: what it compiled plus what it took from the cache. */
+function bytecodeBytes(): number | null {
+  try {
+    return getHeapCodeStatistics().bytecode_and_metadata_size;
+  } catch {
+    return null;
+  }
+}
+
+/** The bytecode the process that last wrote this install's entries held (0: none recorded, or unreadable). */
+function readCoverage(file: string): number {
+  try {
+    const n = Number(readFileSync(file, 'utf8').trim());
+    return Number.isSafeInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function writeCoverage(file: string, bytes: number): void {
+  try {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${bytes}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // recorded next time
+  }
 }
 
 /** A short stable name for an install folder (FNV-1a, 2×32 bits): cheaper to load than node:crypto. */

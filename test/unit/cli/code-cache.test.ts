@@ -69,3 +69,61 @@ describe('the CLI code cache across installs (issue 27)', function () {
     for (const f of again) assert.equal(stamp(f), before[f], `${f} was not rewritten (it was used, not missed)`);
   });
 });
+
+describe('the CLI code cache grows toward what the commands use (issue 27)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'pepe-code-cache-growth-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Failed before: an entry was written only when it was missing or rejected, so the first command
+  // after a build decided what every later one found (a `run` after a `slot list` compiled a fifth
+  // of the core afresh on every start).
+  it('a command that compiled notably more than the entries held rewrites them once; a repeat writes nothing', async () => {
+    const install = join(dir, 'dist');
+    cpSync(join(ROOT, 'dist'), install, { recursive: true });
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { a: { model: 'mock' } } }));
+    const cache = join(dir, 'cache');
+    const v8dir = join(cache, 'pepe', 'v8');
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: cache, PEPE_HOME: home };
+    const pepe = async (...args: string[]) => {
+      const r = await execa('node', [join(install, 'cli.js'), ...args], { env, extendEnv: false, reject: false, stdin: 'ignore', cwd: dir });
+      assert.equal(r.exitCode, 0, `pepe ${args.join(' ')}: ${r.stderr}`);
+    };
+    const core = () => {
+      const names = readdirSync(v8dir).filter((f) => f.includes('cli-core.js') && f.endsWith('.bin'));
+      assert.equal(names.length, 1, `one entry for cli-core.js: ${names.join(', ')}`);
+      const st = statSync(join(v8dir, names[0]!));
+      return { name: names[0], size: st.size, mtimeMs: st.mtimeMs };
+    };
+    const coverage = () => readdirSync(v8dir).filter((f) => f.endsWith('.coverage'));
+
+    await pepe('slot', 'list');
+    const listed = core();
+    await pepe('slot', 'list');
+    assert.deepEqual(core(), listed, 'the same command again writes nothing');
+
+    await pepe('run', 'a', 'hi', '--no-input');
+    const grown = core();
+    assert.equal(grown.name, listed.name, 'the same entry (same build)');
+    assert.ok(grown.size > listed.size + 32 * 1024, `the entry grew with what run compiled: ${listed.size} → ${grown.size} bytes`);
+
+    assert.equal(coverage().length, 1, 'what the writing process held is recorded beside the entries');
+    await pepe('run', 'a', 'hi', '--no-input');
+    await pepe('slot', 'list');
+    assert.deepEqual(core(), grown, 'once it holds both, neither command writes it again');
+
+    // A record that is not a number is not trusted (nor fatal): the entries are written once more.
+    writeFileSync(join(v8dir, coverage()[0]!), 'garbage\n');
+    await pepe('slot', 'list');
+    assert.ok(core().mtimeMs >= grown.mtimeMs, 'still one cli-core.js entry');
+    const settled = core();
+    await pepe('slot', 'list');
+    assert.deepEqual(core(), settled, 'and then settles again');
+  });
+});
