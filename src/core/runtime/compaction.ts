@@ -8,12 +8,28 @@ import type { ModelRef } from '../slots/contracts.js';
 /** A rough token estimate (4 characters a token), enough to decide when to condense. */
 export function estimateTokens(messages: readonly Message[]): number {
   let chars = 0;
-  for (const m of messages) {
-    chars += m.content.length + 8;
-    if (m.role === 'user' && m.images) chars += m.images.length * IMAGE_TOKEN_ESTIMATE * 4;
-    if (m.role === 'assistant' && m.tool_calls) chars += JSON.stringify(m.tool_calls).length;
-  }
+  for (const m of messages) chars += messageChars(m);
   return Math.ceil(chars / 4);
+}
+
+/**
+ * What one message counts for, remembered per message: a turn asks about the whole conversation
+ * before every model call, and serialising every earlier tool call each time made a long
+ * session's steps cost more the longer it grew (issue 27). The answer is kept with the content
+ * and the tool-call list it was computed from: a message given new content, a new list or more
+ * calls or images since is counted afresh.
+ */
+const counted = new WeakMap<Message, { content: string; calls: unknown; callCount: number; images: number; chars: number }>();
+
+function messageChars(m: Message): number {
+  const calls = m.role === 'assistant' ? m.tool_calls : undefined;
+  const callCount = calls?.length ?? 0;
+  const images = m.role === 'user' ? m.images?.length ?? 0 : 0;
+  const known = counted.get(m);
+  if (known && known.content === m.content && known.calls === calls && known.callCount === callCount && known.images === images) return known.chars;
+  const chars = m.content.length + 8 + images * IMAGE_TOKEN_ESTIMATE * 4 + (calls ? JSON.stringify(calls).length : 0);
+  counted.set(m, { content: m.content, calls, callCount, images, chars });
+  return chars;
 }
 
 export const COMPACTION_THRESHOLD = 0.6;

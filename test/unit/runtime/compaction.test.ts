@@ -59,6 +59,44 @@ describe('compaction (spec 4.5)', () => {
     assert.equal(out, messages);
   });
 
+  // Failed before: every estimate serialised every earlier tool call again, so a long session's
+  // steps (one estimate before each model call) cost more the longer it grew (issue 27).
+  it('the token estimate counts each message once: asking again serialises no earlier tool call', () => {
+    const messages = conversation(500);
+    const first = estimateTokens(messages);
+    const stringify = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
+      calls++;
+      return stringify(...args);
+    }) as typeof JSON.stringify;
+    let again: number;
+    try {
+      again = estimateTokens(messages);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    assert.equal(again, first);
+    assert.equal(calls, 0, 'no tool call list was serialised a second time');
+    // The same figure as counting afresh: 4 characters a token, 8 a message, the tool calls as JSON.
+    const chars = messages.reduce((n, m) => n + m.content.length + 8 + (m.role === 'assistant' && m.tool_calls ? stringify(m.tool_calls).length : 0), 0);
+    assert.equal(first, Math.ceil(chars / 4));
+  });
+
+  it('a message changed since it was counted is counted afresh', () => {
+    const messages: Message[] = [{ role: 'user', content: 'x'.repeat(40) }, { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'list_dir', arguments: { path: 'a' } }] }];
+    const before = estimateTokens(messages);
+    messages[0]!.content = 'x'.repeat(400);
+    const longer = estimateTokens(messages);
+    assert.equal(longer, before + 90, 'new content counts');
+    const assistant = messages[1] as Extract<Message, { role: 'assistant' }>;
+    assistant.tool_calls!.push({ id: 'c2', name: 'list_dir', arguments: { path: 'b'.repeat(400) } });
+    assert.ok(estimateTokens(messages) > longer + 100, 'a call added to the same list counts');
+    const grown = estimateTokens(messages);
+    assistant.tool_calls = [];
+    assert.ok(estimateTokens(messages) < grown - 100, 'a replaced list counts');
+  });
+
   describe('in a turn', function () {
     this.timeout(20_000);
     let home: TempHome;
