@@ -85,6 +85,12 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class SessionStore {
   private readonly redactors = new RedactorCache();
+  /**
+   * Each transcript's summary as last read, with the file's stamp then: a listing (the chat's
+   * history, `pepe sessions list`) reads only the transcripts that changed since the last one, not
+   * every transcript a person ever kept, each time (issue 27).
+   */
+  private readonly summaries = new Map<string, { stamp: string; info: SessionInfo }>();
 
   constructor(private readonly dir: string, private readonly secrets: () => readonly string[] = () => []) {}
 
@@ -213,11 +219,8 @@ export class SessionStore {
     for (const a of agents) {
       for (const f of safeReaddir(join(this.dir, a))) {
         if (!f.endsWith('.jsonl')) continue;
-        try {
-          out.push(this.load(a, f.slice(0, -'.jsonl'.length)).info);
-        } catch {
-          // unreadable: skipped
-        }
+        const info = this.summary(a, f.slice(0, -'.jsonl'.length));
+        if (info) out.push(info);
       }
     }
     const kept = filter.origins ? out.filter((i) => filter.origins!.includes(i.origin)) : out;
@@ -225,11 +228,49 @@ export class SessionStore {
     return kept.sort((x, y) => compareCodeUnits(y.updatedAt, x.updatedAt));
   }
 
+  /**
+   * A transcript's summary: the one read last while the file is unchanged (same file, size,
+   * modification and change times), else read afresh. Null when it cannot be read (skipped).
+   */
+  private summary(agent: string, id: string): SessionInfo | null {
+    let file: string;
+    try {
+      file = this.file(agent, id);
+    } catch {
+      return null;
+    }
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st) {
+      this.summaries.delete(file);
+      return null;
+    }
+    // Stamped before reading: a line appended meanwhile changes the stamp, so the next listing reads it.
+    const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    let known = this.summaries.get(file);
+    if (known?.stamp !== stamp) {
+      try {
+        known = { stamp, info: this.load(agent, id).info };
+      } catch {
+        this.summaries.delete(file);
+        return null;
+      }
+      this.summaries.delete(file);
+      this.summaries.set(file, known);
+      if (this.summaries.size > MAX_SUMMARIES) this.summaries.delete(this.summaries.keys().next().value as string);
+    }
+    // A copy: what a caller does with it never changes what the next listing says.
+    return { ...known.info, outsideContent: [...known.info.outsideContent] };
+  }
+
   delete(agent: string, id: string): void {
     if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}`);
     rmSync(this.file(agent, id));
+    this.summaries.delete(this.file(agent, id));
   }
 }
+
+/** Transcripts whose summaries are kept (a few hundred bytes each). */
+const MAX_SUMMARIES = 4096;
 
 /** The conversation's taint after one `taint` line. */
 function nextTaint(taint: ConversationTaint | null, line: Extract<Line, { type: 'taint' }>): ConversationTaint | null {
