@@ -111,8 +111,11 @@ export function sandboxPolicy(input: SandboxPolicyInput): ConfinementPolicy {
   // covered, unless the person named it.
   const named = new Set([...extraReadable, ...extraWritable].map(real));
   const sofar = { cwd: workspace, writable, readOnly, hidden, network: input.network };
+  // A folder bound in from a private place (a workspace under /tmp) brings its sockets with it.
+  const boundIn = (p: string) => [...writable, ...readOnly].some((m) => within(p, m));
   for (const sock of [...(input.sockets ?? hostSockets()), ...scan.sockets]) {
-    if (!isAbsolute(sock) || named.has(sock) || !isSocket(sock) || PRIVATE_PLACES.some((d) => within(sock, d))) continue;
+    if (!isAbsolute(sock) || named.has(sock) || !isSocket(sock)) continue;
+    if (PRIVATE_PLACES.some((d) => within(sock, d)) && !boundIn(sock)) continue;
     if (kindAt(sofar, sock) !== 'hidden') hidden.push(sock);
   }
 
@@ -121,7 +124,7 @@ export function sandboxPolicy(input: SandboxPolicyInput): ConfinementPolicy {
   return { cwd, writable: unique([...writable, ...pins(writable, protectedPaths)]), readOnly: unique(readOnly), hidden: unique(hidden), network: input.network, maxProcesses: input.maxProcesses ?? DEFAULT_MAX_PROCESSES };
 }
 
-/** Places every backend gives the command empty (bubblewrap: its own /tmp, /run): no host socket there. */
+/** Places every backend gives the command empty (bubblewrap: its own /tmp, /run): no host socket there, but in what is bound in. */
 const PRIVATE_PLACES = process.platform === 'linux' ? ['/tmp', '/run', '/var/run', '/dev'] : [];
 
 /**

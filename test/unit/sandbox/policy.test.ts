@@ -61,10 +61,11 @@ describe('confinement policy (spec 3.5)', () => {
 
   it('a host socket a command could reach is covered, unless the person named it; one already hidden is left alone', async () => {
     const { createServer } = await import('node:net');
-    // Outside /tmp, which a confined command has a private copy of (no host socket there).
-    const scratch = join(import.meta.dirname, '../../../.test-tmp');
+    // Outside /tmp, which a confined command has a private copy of (no host socket there): the
+    // checkout itself may be under /tmp.
+    const scratch = existsSync('/var/tmp') ? '/var/tmp' : join(import.meta.dirname, '../../../.test-tmp');
     mkdirSync(scratch, { recursive: true });
-    const place = mkdtempSync(join(scratch, 'sockets-'));
+    const place = mkdtempSync(join(scratch, 'pepe-sockets-'));
     const servers = [join(place, 'daemon.sock'), join(home, 'agent.sock'), join(place, 'named.sock')].map((path) => {
       const s = createServer();
       s.listen(path);
@@ -79,6 +80,28 @@ describe('confinement policy (spec 3.5)', () => {
     } finally {
       for (const x of servers) x.s.close();
       rmSync(place, { recursive: true, force: true });
+    }
+  });
+
+  // Failed before: a socket under /tmp was taken for one the command cannot see (it gets a private
+  // /tmp), even inside a workspace bound in from there, so a repository cloned under /tmp kept its
+  // sockets reachable.
+  it('a socket in a workspace under /tmp is covered; one elsewhere in /tmp is not (the command has its own /tmp)', async () => {
+    const { createServer } = await import('node:net');
+    const base = mkdtempSync('/tmp/pepe-policy-tmp-');
+    const workspace = join(base, 'ws');
+    mkdirSync(workspace);
+    const inside = join(workspace, 'dev.sock');
+    const outside = join(base, 'elsewhere.sock');
+    const servers = [inside, outside].map((path) => createServer().listen(path));
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      const p = sandboxPolicy({ workspace, home, network: false, sockets: [inside, outside] });
+      assert.ok(p.hidden.includes(inside), 'the workspace socket is covered');
+      assert.ok(!p.hidden.includes(outside), 'the private /tmp has no such socket: nothing to cover');
+    } finally {
+      for (const s of servers) s.close();
+      rmSync(base, { recursive: true, force: true });
     }
   });
 
