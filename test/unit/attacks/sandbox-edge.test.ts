@@ -198,6 +198,29 @@ describe('attacks past the sandbox’s edge (spec 8, 8.1)', function () {
     assert.equal(Object.values(sockets).filter((p) => control!.output.includes(`CONNECTED ${p}`)).length, Object.keys(sockets).length, 'control: every socket reachable as a plain child process');
   });
 
+  // Failed before (it passed only where the checkout was outside /tmp): every socket under /tmp was
+  // taken for one the command cannot see, since it gets a private /tmp, but a workspace under /tmp
+  // is bound into that private /tmp, sockets and all.
+  it('a socket in a workspace under /tmp (a repository cloned there) is unreachable too', async () => {
+    const tmpRoot = mkdtempSync('/tmp/pepe-edge-tmp-');
+    const outside = workspace;
+    workspace = join(tmpRoot, 'project');
+    mkdirSync(workspace);
+    try {
+      const sock = join(workspace, 'dev.sock');
+      await listen(sock);
+      const connect = `python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect(sys.argv[1]); print('CONNECTED')" '${sock}' 2>&1; true`;
+      const [r] = await attack('confined', [connect]);
+      assert.doesNotMatch(r!.output, /CONNECTED/, `reachable inside the sandbox: ${r!.output}`);
+      const [control] = await attack('unconfined', [connect]);
+      assert.match(control!.output, /CONNECTED/, 'control: reachable as a plain child process');
+    } finally {
+      for (const l of listeners.splice(0)) l.kill('SIGKILL');
+      workspace = outside;
+      rmSync(tmpRoot, { recursive: true, force: true });
+    }
+  });
+
   /** A host process listening on a unix socket at `path` until the test ends. */
   async function listen(path: string): Promise<void> {
     mkdirSync(join(path, '..'), { recursive: true });
