@@ -31,4 +31,8 @@ export class LruMap<K, V> {
   has(key: K): boolean {
     return this.map.has(key);
   }
+
+  delete(key: K): boolean {
+    return this.map.delete(key);
+  }
 }

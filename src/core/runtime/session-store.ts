@@ -10,6 +10,7 @@ import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
 import { RedactorCache } from '../secrets/redactor-cache.js';
 import { plainMessageLine } from './session-line-check.js';
 import { compareCodeUnits } from '../code-unit-order.js';
+import { LruMap } from './lru-map.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -90,7 +91,7 @@ export class SessionStore {
    * history, `pepe sessions list`) reads only the transcripts that changed since the last one, not
    * every transcript a person ever kept, each time (issue 27).
    */
-  private readonly summaries = new Map<string, { stamp: string; info: SessionInfo }>();
+  private readonly summaries = new LruMap<string, { stamp: string; info: SessionInfo }>(MAX_SUMMARIES);
 
   constructor(private readonly dir: string, private readonly secrets: () => readonly string[] = () => []) {}
 
@@ -254,9 +255,7 @@ export class SessionStore {
         this.summaries.delete(file);
         return null;
       }
-      this.summaries.delete(file);
       this.summaries.set(file, known);
-      if (this.summaries.size > MAX_SUMMARIES) this.summaries.delete(this.summaries.keys().next().value as string);
     }
     // A copy: what a caller does with it never changes what the next listing says.
     return { ...known.info, outsideContent: [...known.info.outsideContent] };

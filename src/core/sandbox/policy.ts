@@ -112,7 +112,8 @@ export function sandboxPolicy(input: SandboxPolicyInput): ConfinementPolicy {
   const named = new Set([...extraReadable, ...extraWritable].map(real));
   const sofar = { cwd: workspace, writable, readOnly, hidden, network: input.network };
   // A folder bound in from a private place (a workspace under /tmp) brings its sockets with it.
-  const boundIn = (p: string) => [...writable, ...readOnly].some((m) => within(p, m));
+  const bound = [...writable, ...readOnly];
+  const boundIn = (p: string) => bound.some((m) => within(p, m));
   for (const sock of [...(input.sockets ?? hostSockets()), ...scan.sockets]) {
     if (!isAbsolute(sock) || named.has(sock) || !isSocket(sock)) continue;
     if (PRIVATE_PLACES.some((d) => within(sock, d)) && !boundIn(sock)) continue;
