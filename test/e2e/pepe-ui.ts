@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { domText, repoRoot, screenshot, waitFor } from '../vscode/harness';
 
 /** Picks the quick-pick row labelled exactly `label` (typing it to filter first). */
@@ -16,6 +16,38 @@ export async function pickItem(page: Page, label: string, timeoutMs = 30_000): P
   const focused = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
   await waitFor(async () => domText(await focused.innerText()).trim() === label, { timeoutMs, what: `quick pick row "${label}" focused` });
   await page.keyboard.press('Enter');
+}
+
+/**
+ * Runs the item labelled `label` of `target`'s context menu, then waits for `ran` (what the item
+ * opens). The item is chosen by keyboard (hovered, so focused, then Enter), never by a click: a
+ * workbench menu item listens for the mouse only 100 ms after it is drawn, on a timer a busy
+ * browser runs late, and a click before that is dropped while the menu stays open. A menu left
+ * open (its full-window mouse block would swallow the next right-click) is closed first.
+ */
+export async function runContextMenuItem(page: Page, target: Locator, label: string, ran: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const menu = page.locator('.context-view .monaco-menu');
+  const item = page.locator('.context-view .action-item', { has: page.locator('.action-label', { hasText: label }) });
+  const steps: string[] = [];
+  await waitFor(async () => {
+    if ((await menu.count()) > 0) {
+      await page.keyboard.press('Escape');
+      await menu.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    }
+    const step = await (async () => {
+      if (!(await target.click({ button: 'right', timeout: 5_000 }).then(() => true, () => false))) return 'the target could not be right-clicked';
+      if (!(await item.first().hover({ timeout: 5_000 }).then(() => true, () => false))) return `no "${label}" in the menu (${domText((await menu.allInnerTexts().catch(() => [])).join(' | '))})`;
+      const focused = await waitFor(async () => ((await item.first().getAttribute('class'))?.split(/\s+/).includes('focused') ? true : undefined), { timeoutMs: 5_000, what: 'focus' }).then(() => true, () => false);
+      if (!focused) return `"${label}" was not focused by the pointer`;
+      await page.keyboard.press('Enter');
+      return (await ran()) ? undefined : `"${label}" was chosen, and what it opens did not show`;
+    })();
+    if (step === undefined) return true;
+    steps.push(step);
+    return undefined;
+  }, { timeoutMs, what: `"${label}" from the context menu`, intervalMs: 500 }).catch((err: Error) => {
+    throw new Error(`${err.message}; attempts: ${steps.join('; ') || 'none'}`);
+  });
 }
 
 /** Waits until no quick pick or input box is open (before running the next command). */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { clickDialogButton, domText, onTestFailure, openViewContainer, openWorkbench, runCommand, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
-import { answerInput, expandView, makePepeHome, waitForTreeRow } from './pepe-ui';
+import { answerInput, expandView, makePepeHome, runContextMenuItem, waitForTreeRow } from './pepe-ui';
 
 describe('e2e: background tasks from the Tasks view', function () {
   let wb: Workbench | undefined;
@@ -78,13 +78,8 @@ describe('e2e: background tasks from the Tasks view', function () {
     await waitFor(async () => ((await page.locator('.editor-group-container').innerText().catch(() => '')).includes('task.txt') ? true : undefined), { timeoutMs: 30_000, what: 'task.txt in the diff' });
 
     // A commit for a pull request, from the row's context menu: on the task's branch, by the person.
-    // The menu is opened again if a redraw of the view closed it before the click landed.
     const box = page.locator('.quick-input-widget .quick-input-box input');
-    await waitFor(async () => {
-      await taskRow.click({ button: 'right' });
-      await page.locator('.context-view .action-label', { hasText: 'Commit Task for Pull Request…' }).click({ timeout: 5_000 }).catch(() => undefined);
-      return box.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => undefined);
-    }, { timeoutMs: 60_000, what: 'the commit input from the context menu' });
+    await runContextMenuItem(page, taskRow, 'Commit Task for Pull Request…', () => box.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false));
     assert.equal(await box.inputValue(), 'write task.txt', "the message offered is the task's text");
     await answerInput(page, 'Add task.txt');
     await waitForNotice(page, `committed task ${id}'s work on branch pepe/task-${id}`);
