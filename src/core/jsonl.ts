@@ -34,7 +34,11 @@ const isAscii = (buffer as { isAscii?: (b: Buffer) => boolean }).isAscii;
  * costs next to nothing. Anything else is decoded as UTF-8, as before.
  */
 export function readTextFile(file: string): string {
-  const bytes = readFileSync(file);
+  return decodeText(readFileSync(file));
+}
+
+/** UTF-8 bytes as text; plain ASCII (most transcripts) decoded the cheap way, as Latin-1. */
+export function decodeText(bytes: Buffer): string {
   return isAscii?.(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
@@ -88,52 +92,67 @@ export function readJsonLines<T>(file: string, accept: Accept<T> = asIs): T[] {
 
 /**
  * An append-only JSON Lines file read on demand without reading it whole each time: unchanged
- * (same file, size and modification time) costs one fstat; grown, only the new bytes are read
- * and parsed. A file that was replaced, shrank, or no longer ends a line where the last read did
- * is read again from the start. A line still being written (no newline yet) waits for the next
- * read. For hot paths such as the editor's Slots view, which asks on every refresh, and the slot
- * guard, which asks on every clean answer.
+ * (same file, size, modification and change times) costs one stat; grown, only the new bytes are
+ * read and parsed. A file that was replaced, shrank, or whose first bytes or the bytes before
+ * where the last read ended are not what they were, is read again from the start. A line still
+ * being written (no newline yet) waits for the next read. For hot paths such as the editor's
+ * Slots view, which asks on every refresh, the slot guard, which asks on every clean answer, and
+ * a chat's transcript, loaded on every turn.
+ *
+ * What it cannot see: a file rewritten in place (same inode), no shorter, whose first and last
+ * read bytes are unchanged but whose lines between them differ. Only the person's own tools can
+ * do that to the files it is used for (Pepe's home, out of a confined command's reach).
  */
 export class JsonLinesFile<T> {
   private values: T[] = [];
-  private stamp: { dev: number; ino: number; size: number; mtimeMs: number } | null = null;
+  private stamp: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number } | null = null;
   /** Bytes consumed so far: always just after a newline. */
   private offset = 0;
+  /** The file's first bytes and the ones just before `offset`, as the last read saw them. */
+  private head: Buffer = Buffer.alloc(0);
+  private tail: Buffer = Buffer.alloc(0);
 
   constructor(readonly file: string, private readonly accept: Accept<T> = asIs) {}
 
   /** The accepted values, oldest first (the same array until the file changes: do not modify it). */
   read(): readonly T[] {
+    return this.readIfPresent() ?? this.values;
+  }
+
+  /** As `read`, but null when the file cannot be opened (missing, unreadable). */
+  readIfPresent(): readonly T[] | null {
     // Unchanged since the last read: one stat by name (opening and closing it cost two more calls).
     const s = this.stamp;
     if (s) {
       const now = statSync(this.file, { throwIfNoEntry: false });
-      if (now && s.dev === now.dev && s.ino === now.ino && s.size === now.size && s.mtimeMs === now.mtimeMs) return this.values;
+      if (now && sameStamp(s, now)) return this.values;
     }
     let fd: number;
     try {
       fd = openSync(this.file, 'r');
     } catch {
       this.reset();
-      return this.values;
+      return null;
     }
     try {
       const st = fstatSync(fd);
       const s = this.stamp;
-      if (s && s.dev === st.dev && s.ino === st.ino && s.size === st.size && s.mtimeMs === st.mtimeMs) return this.values;
-      if (!s || s.dev !== st.dev || s.ino !== st.ino || st.size < this.offset || !this.endsLineAt(fd, this.offset)) this.reset();
-      const fresh = this.readFrom(fd, this.offset, st.size);
+      if (s && sameStamp(s, st)) return this.values;
+      if (!s || s.dev !== st.dev || s.ino !== st.ino || st.size < this.offset || !this.sameBytes(fd)) this.reset();
+      const fresh = readBytes(fd, this.offset, st.size);
       const end = fresh.lastIndexOf(0x0a) + 1; // only whole lines
       if (end > 0) {
-        const added = parseJsonLines(fresh.subarray(0, end).toString('utf8'), this.accept);
+        const added = parseJsonLines(decodeText(fresh.subarray(0, end)), this.accept);
         this.values = added.length ? [...this.values, ...added] : this.values;
+        if (this.offset === 0) this.head = Buffer.from(fresh.subarray(0, Math.min(end, CHECKED_BYTES)));
+        this.tail = Buffer.concat([this.tail, fresh.subarray(Math.max(0, end - CHECKED_BYTES), end)]).subarray(-CHECKED_BYTES);
         this.offset += end;
       }
-      this.stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+      this.stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
       return this.values;
     } catch {
       this.reset();
-      return this.values;
+      return null;
     } finally {
       closeSync(fd);
     }
@@ -143,23 +162,33 @@ export class JsonLinesFile<T> {
     this.values = [];
     this.stamp = null;
     this.offset = 0;
+    this.head = Buffer.alloc(0);
+    this.tail = Buffer.alloc(0);
   }
 
-  /** True when the byte before `offset` is still the newline the last read ended on. */
-  private endsLineAt(fd: number, offset: number): boolean {
-    if (offset === 0) return true;
-    const b = Buffer.alloc(1);
-    return readSync(fd, b, 0, 1, offset - 1) === 1 && b[0] === 0x0a;
+  /** True when the file's first bytes and those before `offset` are still what the last read saw. */
+  private sameBytes(fd: number): boolean {
+    if (this.offset === 0) return true;
+    return readBytes(fd, 0, this.head.length).equals(this.head) && readBytes(fd, this.offset - this.tail.length, this.offset).equals(this.tail);
   }
+}
 
-  private readFrom(fd: number, from: number, size: number): Buffer {
-    const buf = Buffer.alloc(Math.max(0, size - from));
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, from + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
+/** How many bytes at the start, and before where the last read ended, are compared. */
+const CHECKED_BYTES = 64;
+
+function sameStamp(s: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }, st: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): boolean {
+  // The change time too: a rewrite can put the modification time back, never the change time.
+  return s.dev === st.dev && s.ino === st.ino && s.size === st.size && s.mtimeMs === st.mtimeMs && s.ctimeMs === st.ctimeMs;
+}
+
+/** The bytes of `fd` from `from` to `to` (fewer if the file is shorter). */
+function readBytes(fd: number, from: number, to: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, to - from));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, from + got);
+    if (n === 0) break;
+    got += n;
   }
+  return buf.subarray(0, got);
 }

@@ -264,7 +264,7 @@ export class Pepe extends PepeWiring {
   // ---- sessions: the conversation history both hosts list, open, rename and delete ----
 
   sessionList(agent?: string, filter: { origins?: readonly SessionOrigin[] } = {}): SessionInfo[] { return this.sessions.list(agent, filter); }
-  sessionLoad(agent: string, id: string): LoadedSession { return this.sessions.load(agent, id); }
+  sessionLoad(agent: string, id: string, opts: { keep?: boolean } = {}): LoadedSession { return this.sessions.load(agent, id, opts); }
   sessionExists(agent: string, id: string): boolean { return this.sessions.exists(agent, id); }
   sessionRename(agent: string, id: string, title: string): void { this.sessions.rename(agent, id, title); }
   sessionDelete(agent: string, id: string): void { this.sessions.delete(agent, id); }

@@ -34,7 +34,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
       let list = pepe.sessionList(agent);
       if (opts.search) {
         const { sessionMatches } = await loadCliCore();
-        list = list.filter((s) => sessionMatches(pepe.sessionLoad(s.agent, s.id), opts.search!));
+        list = list.filter((s) => sessionMatches(pepe.sessionLoad(s.agent, s.id, { keep: false }), opts.search!));
       }
       // Outside-content sources name what a model or a web page chose (file paths, servers): printed inert.
       if (opts.json) return ctx.out(inertJson(json(list)));

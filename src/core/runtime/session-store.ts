@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { appendLine, parseJsonLines, readTextFile } from '../jsonl.js';
+import { appendLine, JsonLinesFile, parseJsonLines, readTextFile } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
@@ -92,6 +92,12 @@ export class SessionStore {
    * every transcript a person ever kept, each time (issue 27).
    */
   private readonly summaries = new LruMap<string, { stamp: string; info: SessionInfo }>(MAX_SUMMARIES);
+  /**
+   * The transcripts loaded lately, each read incrementally: a turn (which loads its session, some
+   * more than once) parses only the lines written since the last load, not the whole conversation
+   * again (issue 27). Their lines are frozen, since every load hands out the same objects.
+   */
+  private readonly transcripts = new LruMap<string, JsonLinesFile<Line>>(MAX_TRANSCRIPTS);
 
   constructor(private readonly dir: string, private readonly secrets: () => readonly string[] = () => []) {}
 
@@ -166,51 +172,37 @@ export class SessionStore {
     appendLine(this.file(agent, id), this.redactors.get(this.secrets()).json(line));
   }
 
-  load(agent: string, id: string): LoadedSession {
+  /**
+   * The session as its transcript says now. The messages, state values and bootstrap it holds are
+   * read-only (shared with the next load); the arrays and objects around them are the caller's.
+   * `keep: false` reads a transcript that is not kept without keeping it.
+   */
+  load(agent: string, id: string, opts: { keep?: boolean } = {}): LoadedSession {
+    const file = this.file(agent, id);
+    let reader = this.transcripts.get(file);
+    // A look through many sessions (a search) keeps none of them: the chats' transcripts stay kept.
+    if (!reader && opts.keep === false) return this.loadOnce(agent, id);
+    if (!reader) {
+      reader = new JsonLinesFile<Line>(file, (value) => deepFreeze(parseSessionLine(value)));
+      this.transcripts.set(file, reader);
+    }
+    const lines = reader.readIfPresent();
+    if (!lines) {
+      this.transcripts.delete(file);
+      throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
+    }
+    return foldSession(agent, id, lines);
+  }
+
+  /** A load that keeps nothing (a listing's summaries, which would push the chats' transcripts out). */
+  private loadOnce(agent: string, id: string): LoadedSession {
     let text: string;
     try {
       text = readTextFile(this.file(agent, id));
     } catch {
       throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
     }
-    const messages: Message[] = [];
-    let bootstrap: string[] | null = null;
-    const state: Record<string, unknown> = {};
-    let taint: ConversationTaint | null = null;
-    let compacted = false;
-    let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0, outsideContent: [] };
-    // A torn last line after a crash, or a line from a newer version, is skipped.
-    for (const parsed of parseJsonLines(text, parseSessionLine)) {
-      switch (parsed.type) {
-        case 'session':
-          info = { ...info, createdAt: parsed.createdAt, title: parsed.title ?? null, origin: originOf(parsed.origin, parsed.title), updatedAt: parsed.createdAt };
-          break;
-        case 'message':
-          if (!parsed.hidden) messages.push(parsed.message);
-          info.messages++;
-          info.updatedAt = parsed.ts;
-          break;
-        case 'rename':
-          info.title = parsed.title;
-          break;
-        case 'bootstrap':
-          bootstrap = parsed.context;
-          break;
-        case 'state':
-          state[parsed.scope] = parsed.value;
-          break;
-        case 'compaction':
-          messages.splice(0, messages.length, ...parsed.messages);
-          compacted = true;
-          break;
-        case 'taint':
-          taint = nextTaint(taint, parsed);
-          break;
-      }
-    }
-    if (taint && !taint.sources.length && !taint.readOutsideWorkspace && !taint.secretFiles?.length) taint = null;
-    info.outsideContent = taint?.sources ?? [];
-    return { info, messages, bootstrap, state, taint, compacted };
+    return foldSession(agent, id, parseJsonLines(text, parseSessionLine));
   }
 
   /** Newest first; `origins` keeps only sessions started that way (a chat's history: `['user']`). */
@@ -250,7 +242,7 @@ export class SessionStore {
     let known = this.summaries.get(file);
     if (known?.stamp !== stamp) {
       try {
-        known = { stamp, info: this.load(agent, id).info };
+        known = { stamp, info: this.loadOnce(agent, id).info };
       } catch {
         this.summaries.delete(file);
         return null;
@@ -265,11 +257,64 @@ export class SessionStore {
     if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}`);
     rmSync(this.file(agent, id));
     this.summaries.delete(this.file(agent, id));
+    this.transcripts.delete(this.file(agent, id));
   }
 }
 
 /** Transcripts whose summaries are kept (a few hundred bytes each). */
 const MAX_SUMMARIES = 4096;
+/** Transcripts kept parsed: the chats open at once, with room to spare. */
+const MAX_TRANSCRIPTS = 8;
+
+/** A transcript's lines (a torn or unknown line already skipped), folded into the session they say. */
+function foldSession(agent: string, id: string, lines: Iterable<Line>): LoadedSession {
+  const messages: Message[] = [];
+  let bootstrap: string[] | null = null;
+  const state: Record<string, unknown> = {};
+  let taint: ConversationTaint | null = null;
+  let compacted = false;
+  let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0, outsideContent: [] };
+  for (const parsed of lines) {
+    switch (parsed.type) {
+      case 'session':
+        info = { ...info, createdAt: parsed.createdAt, title: parsed.title ?? null, origin: originOf(parsed.origin, parsed.title), updatedAt: parsed.createdAt };
+        break;
+      case 'message':
+        if (!parsed.hidden) messages.push(parsed.message);
+        info.messages++;
+        info.updatedAt = parsed.ts;
+        break;
+      case 'rename':
+        info.title = parsed.title;
+        break;
+      case 'bootstrap':
+        bootstrap = parsed.context;
+        break;
+      case 'state':
+        state[parsed.scope] = parsed.value;
+        break;
+      case 'compaction':
+        messages.splice(0, messages.length, ...parsed.messages);
+        compacted = true;
+        break;
+      case 'taint':
+        taint = nextTaint(taint, parsed);
+        break;
+    }
+  }
+  if (taint && !taint.sources.length && !taint.readOutsideWorkspace && !taint.secretFiles?.length) taint = null;
+  info.outsideContent = taint?.sources ?? [];
+  return { info, messages, bootstrap, state, taint, compacted };
+}
+
+/** `value` and everything in it made read-only (a parsed JSON value: plain objects and arrays). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /** The conversation's taint after one `taint` line. */
 function nextTaint(taint: ConversationTaint | null, line: Extract<Line, { type: 'taint' }>): ConversationTaint | null {

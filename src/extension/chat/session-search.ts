@@ -18,7 +18,7 @@ export function searchSessions(sessions: Sessions, query: string | undefined): S
   if (!query?.trim()) return all;
   return all.slice(0, MAX_SEARCHED_SESSIONS).filter((s) => {
     try {
-      return sessionMatches(sessions.load(s.agent, s.id), query);
+      return sessionMatches(sessions.load(s.agent, s.id, { keep: false }), query);
     } catch {
       return false;
     }

@@ -10,8 +10,14 @@
  * been along the way. It is its own row (one sample). Every measured resume then reads all 50,000
  * messages and the compaction line; each appends its two messages, so the file grows by two lines
  * a sample.
+ *
+ * The next turn in a running host (the extension, `pepe chat`): one process, the same 50,000-message
+ * session already answered once there, then each further turn timed by the process's CPU time,
+ * paired with a turn in a short session of the same host. What a long conversation adds to every
+ * turn after the first, once its transcript is kept parsed.
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createPepe } from '../../../src/core/pepe.js';
 import { join } from 'node:path';
 import { buildOnce } from '../build.js';
 import { cpuTimedNode } from '../cpu-time.js';
@@ -59,11 +65,39 @@ export async function resumeSuite(ctx: SuiteContext): Promise<Figure[]> {
   for (const v of Object.values(variants)) await v();
   const s = await interleave(ctx.quick ? 4 : 12, variants);
   const n = MESSAGES.toLocaleString('en');
+  const host = await nextTurns(ctx, file);
   return [
     figure('resume', 'resume.first', `first resume of a never-compacted ${n}-message session (${mb.toFixed(0)} MB; compacts it), CPU time`, 'ms', [first], { note: 'one sample: compaction runs once, then the file holds a compaction line' }),
     figure('resume', 'resume.cpu', `resume a ${n}-message session and answer (\`pepe run --session\`, mock model), CPU time`, 'ms', s.resume, { below: 1000, targetText: '< 1 s CPU' }),
     figure('resume', 'resume.fresh', 'one-turn `pepe run` on a fresh session (the same command without --session), CPU time', 'ms', s.fresh),
     figure('resume', 'resume.added', `what the ${n} messages add (paired: resume − fresh run)`, 'ms', pairedDiff(s.resume, s.fresh)),
     figure('resume', 'resume.ratio', 'resume ÷ `node -e 0` (paired)', '×', pairedRatio(s.resume, s.node)),
+    figure('resume', 'resume.next_turn', `a further turn of the ${n}-message session in a running host, CPU time`, 'ms', host.long),
+    figure('resume', 'resume.next_turn_short', 'a further turn of a short session in the same host, CPU time', 'ms', host.short),
+    figure('resume', 'resume.next_turn_added', `what the ${n} messages add to a further turn (paired)`, 'ms', pairedDiff(host.long, host.short), { below: 20, targetText: '< 20 ms CPU' }),
   ];
+}
+
+/** Turns of a long and a short session in one in-process host, each after a first one there. */
+async function nextTurns(ctx: SuiteContext, longFile: string): Promise<{ long: number[]; short: number[] }> {
+  const home = join(ctx.tmp, 'resume-host');
+  mkdirSync(join(home, 'sessions', 'a'), { recursive: true });
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { a: { model: 'mock' } } }));
+  copyFileSync(longFile, join(home, 'sessions', 'a', `${SESSION}.jsonl`));
+  const pepe = await createPepe({ home, env: {}, workspace: home, prompter: null });
+  try {
+    const short = (await pepe.run({ agent: 'a', text: 'hello', personPresent: false })).sessionId;
+    const turn = (sessionId: string) => async () => {
+      const before = process.cpuUsage();
+      const r = await pepe.run({ agent: 'a', text: 'hello', sessionId, personPresent: false });
+      const used = process.cpuUsage(before);
+      if (r.status !== 'ok' || !r.content) throw new Error(`bench: the turn gave no answer (${r.status}: ${r.error ?? ''})`);
+      return (used.user + used.system) / 1000;
+    };
+    const variants = { long: turn(SESSION), short: turn(short) };
+    for (const v of Object.values(variants)) await v();
+    return await interleave(ctx.quick ? 4 : 12, variants);
+  } finally {
+    pepe.dispose();
+  }
 }

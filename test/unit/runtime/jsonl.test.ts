@@ -23,30 +23,41 @@ describe('JSON Lines: one reader for the log, usage and sessions', () => {
   describe('JsonLinesFile (cached, incremental)', () => {
     const line = (n: number) => `${JSON.stringify({ n })}\n`;
 
-    it('an unchanged file (same size and time) is not read again', () => {
+    it('an unchanged file is not read again; one rewritten to the same size with its modification time put back is', () => {
       const file = join(dir, 'log.jsonl');
       writeFileSync(file, line(1) + line(2));
       const reader = new JsonLinesFile<{ n: number }>(file);
       const first = reader.read();
       assert.deepEqual(first, [{ n: 1 }, { n: 2 }]);
-      // Same length, same modification time, different bytes: a cached reader does not notice.
+      assert.equal(reader.read(), first, 'unchanged: the same array');
+      // Same length, same modification time, different bytes: the change time tells (it cannot be put back).
       const { mtime } = statSync(file);
       writeFileSync(file, line(7) + line(8));
       utimesSync(file, mtime, mtime);
-      assert.equal(reader.read(), first);
-      assert.deepEqual(readJsonLines(file), [{ n: 7 }, { n: 8 }], 'an uncached read sees the new bytes');
+      assert.deepEqual(reader.read(), [{ n: 7 }, { n: 8 }]);
     });
 
-    it('a grown file: only the appended bytes are read', () => {
+    it('a grown file: only the appended bytes are parsed; a grown file whose earlier lines changed is read again', () => {
       const file = join(dir, 'log.jsonl');
       writeFileSync(file, line(1) + line(2));
       const reader = new JsonLinesFile<{ n: number }>(file);
       reader.read();
-      // Rewrite the first line in place (same length) and append: only the new line is parsed.
-      writeFileSync(file, line(9) + line(2) + line(3));
-      assert.deepEqual(reader.read(), [{ n: 1 }, { n: 2 }, { n: 3 }]);
-      appendFileSync(file, line(4));
-      assert.deepEqual(reader.read(), [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+      const real = JSON.parse;
+      let parsed = 0;
+      JSON.parse = ((...args: Parameters<typeof JSON.parse>) => (parsed++, real(...args))) as typeof JSON.parse;
+      try {
+        appendFileSync(file, line(3));
+        assert.deepEqual(reader.read(), [{ n: 1 }, { n: 2 }, { n: 3 }]);
+        assert.equal(parsed, 1, 'one line appended, one line parsed');
+      } finally {
+        JSON.parse = real;
+      }
+      // The first line rewritten in place (same length), then a line appended: read from the start.
+      writeFileSync(file, line(9) + line(2) + line(3) + line(4));
+      assert.deepEqual(reader.read(), [{ n: 9 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+      // The line before where the last read ended rewritten, then one appended.
+      writeFileSync(file, line(9) + line(2) + line(3) + line(5) + line(6));
+      assert.deepEqual(reader.read(), [{ n: 9 }, { n: 2 }, { n: 3 }, { n: 5 }, { n: 6 }]);
     });
 
     it('a line still being written waits for its newline', () => {

@@ -13,8 +13,10 @@ describe('session listing', () => {
     dir = mkdtempSync(join(tmpdir(), 'pepe-session-list-'));
     store = new SessionStore(dir);
     loads = [];
-    const load = store.load.bind(store);
-    store.load = (agent, id) => {
+    // A listing reads a transcript without keeping it (the chats' transcripts stay kept).
+    const spied = store as unknown as { loadOnce(agent: string, id: string): unknown };
+    const load = spied.loadOnce.bind(store);
+    spied.loadOnce = (agent, id) => {
       loads.push(id);
       return load(agent, id);
     };
