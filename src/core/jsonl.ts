@@ -105,6 +105,27 @@ export function readJsonLines<T>(file: string, accept: Accept<T> = asIs): T[] {
  */
 export class JsonLinesFile<T> {
   private values: T[] = [];
+  private readonly lines: JsonLinesReader<T>;
+
+  constructor(readonly file: string, accept: Accept<T> = asIs) {
+    this.lines = new JsonLinesReader(file, accept);
+  }
+
+  /** The accepted values, oldest first (the same array until the file changes: do not modify it). */
+  read(): readonly T[] {
+    const next = this.lines.next();
+    if (!next || next.restarted) this.values = [];
+    if (next?.added.length) this.values = [...this.values, ...next.added];
+    return this.values;
+  }
+}
+
+/**
+ * What JsonLinesFile reads with, for a caller that folds the values as they come instead of
+ * keeping them (a session transcript): each `next()` gives only the values added since the last,
+ * and says when the file had to be read again from the start (then `added` is all of it).
+ */
+export class JsonLinesReader<T> {
   private stamp: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number } | null = null;
   /** Bytes consumed so far: always just after a newline. */
   private offset = 0;
@@ -114,18 +135,13 @@ export class JsonLinesFile<T> {
 
   constructor(readonly file: string, private readonly accept: Accept<T> = asIs) {}
 
-  /** The accepted values, oldest first (the same array until the file changes: do not modify it). */
-  read(): readonly T[] {
-    return this.readIfPresent() ?? this.values;
-  }
-
-  /** As `read`, but null when the file cannot be opened (missing, unreadable). */
-  readIfPresent(): readonly T[] | null {
+  /** The values added since the last call; null when the file cannot be opened (missing, unreadable). */
+  next(): { restarted: boolean; added: T[] } | null {
     // Unchanged since the last read: one stat by name (opening and closing it cost two more calls).
     const s = this.stamp;
     if (s) {
       const now = statSync(this.file, { throwIfNoEntry: false });
-      if (now && sameStamp(s, now)) return this.values;
+      if (now && sameStamp(s, now)) return { restarted: false, added: [] };
     }
     let fd: number;
     try {
@@ -137,19 +153,20 @@ export class JsonLinesFile<T> {
     try {
       const st = fstatSync(fd);
       const s = this.stamp;
-      if (s && sameStamp(s, st)) return this.values;
-      if (!s || s.dev !== st.dev || s.ino !== st.ino || st.size < this.offset || !this.sameBytes(fd)) this.reset();
+      if (s && sameStamp(s, st)) return { restarted: false, added: [] };
+      const restarted = !s || s.dev !== st.dev || s.ino !== st.ino || st.size < this.offset || !this.sameBytes(fd);
+      if (restarted) this.reset();
       const fresh = readBytes(fd, this.offset, st.size);
       const end = fresh.lastIndexOf(0x0a) + 1; // only whole lines
+      let added: T[] = [];
       if (end > 0) {
-        const added = parseJsonLines(decodeText(fresh.subarray(0, end)), this.accept);
-        this.values = added.length ? [...this.values, ...added] : this.values;
+        added = parseJsonLines(decodeText(fresh.subarray(0, end)), this.accept);
         if (this.offset === 0) this.head = Buffer.from(fresh.subarray(0, Math.min(end, CHECKED_BYTES)));
         this.tail = Buffer.concat([this.tail, fresh.subarray(Math.max(0, end - CHECKED_BYTES), end)]).subarray(-CHECKED_BYTES);
         this.offset += end;
       }
       this.stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
-      return this.values;
+      return { restarted, added };
     } catch {
       this.reset();
       return null;
@@ -159,7 +176,6 @@ export class JsonLinesFile<T> {
   }
 
   private reset(): void {
-    this.values = [];
     this.stamp = null;
     this.offset = 0;
     this.head = Buffer.alloc(0);

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { appendLine, JsonLinesFile, parseJsonLines, readTextFile } from '../jsonl.js';
+import { appendLine, JsonLinesReader, parseJsonLines, readTextFile } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
@@ -94,10 +94,10 @@ export class SessionStore {
   private readonly summaries = new LruMap<string, { stamp: string; info: SessionInfo }>(MAX_SUMMARIES);
   /**
    * The transcripts loaded lately, each read incrementally: a turn (which loads its session, some
-   * more than once) parses only the lines written since the last load, not the whole conversation
-   * again (issue 27). Their lines are frozen, since every load hands out the same objects.
+   * more than once) parses only the lines written since the last load and folds them into what
+   * the earlier ones said, not the whole conversation again (issue 27).
    */
-  private readonly transcripts = new LruMap<string, JsonLinesFile<Line>>(MAX_TRANSCRIPTS);
+  private readonly transcripts = new LruMap<string, { lines: JsonLinesReader<Line>; folded: SessionFold }>(MAX_TRANSCRIPTS);
 
   constructor(private readonly dir: string, private readonly secrets: () => readonly string[] = () => []) {}
 
@@ -173,25 +173,28 @@ export class SessionStore {
   }
 
   /**
-   * The session as its transcript says now. The messages, state values and bootstrap it holds are
-   * read-only (shared with the next load); the arrays and objects around them are the caller's.
-   * `keep: false` reads a transcript that is not kept without keeping it.
+   * The session as its transcript says now. The message objects (and state values) are shared
+   * with the next load of a kept transcript: read them, never change them in place; the arrays
+   * and objects around them are the caller's. `keep: false` reads a transcript that is not kept
+   * without keeping it.
    */
   load(agent: string, id: string, opts: { keep?: boolean } = {}): LoadedSession {
     const file = this.file(agent, id);
-    let reader = this.transcripts.get(file);
+    let kept = this.transcripts.get(file);
     // A look through many sessions (a search) keeps none of them: the chats' transcripts stay kept.
-    if (!reader && opts.keep === false) return this.loadOnce(agent, id);
-    if (!reader) {
-      reader = new JsonLinesFile<Line>(file, (value) => deepFreeze(parseSessionLine(value)));
-      this.transcripts.set(file, reader);
+    if (!kept && opts.keep === false) return this.loadOnce(agent, id);
+    if (!kept) {
+      kept = { lines: new JsonLinesReader<Line>(file, parseSessionLine), folded: new SessionFold(agent, id) };
+      this.transcripts.set(file, kept);
     }
-    const lines = reader.readIfPresent();
-    if (!lines) {
+    const next = kept.lines.next();
+    if (!next) {
       this.transcripts.delete(file);
       throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
     }
-    return foldSession(agent, id, lines);
+    if (next.restarted) kept.folded = new SessionFold(agent, id);
+    for (const line of next.added) kept.folded.add(line);
+    return kept.folded.session();
   }
 
   /** A load that keeps nothing (a listing's summaries, which would push the chats' transcripts out). */
@@ -202,7 +205,9 @@ export class SessionStore {
     } catch {
       throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
     }
-    return foldSession(agent, id, parseJsonLines(text, parseSessionLine));
+    const folded = new SessionFold(agent, id);
+    for (const line of parseJsonLines(text, parseSessionLine)) folded.add(line);
+    return folded.session();
   }
 
   /** Newest first; `origins` keeps only sessions started that way (a chat's history: `['user']`). */
@@ -266,54 +271,55 @@ const MAX_SUMMARIES = 4096;
 /** Transcripts kept parsed: the chats open at once, with room to spare. */
 const MAX_TRANSCRIPTS = 8;
 
-/** A transcript's lines (a torn or unknown line already skipped), folded into the session they say. */
-function foldSession(agent: string, id: string, lines: Iterable<Line>): LoadedSession {
-  const messages: Message[] = [];
-  let bootstrap: string[] | null = null;
-  const state: Record<string, unknown> = {};
-  let taint: ConversationTaint | null = null;
-  let compacted = false;
-  let info: SessionInfo = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0, outsideContent: [] };
-  for (const parsed of lines) {
-    switch (parsed.type) {
+/** A transcript's lines (a torn or unknown line already skipped) folded, one by one, into the session they say. */
+class SessionFold {
+  private readonly messages: Message[] = [];
+  private bootstrap: string[] | null = null;
+  private readonly state: Record<string, unknown> = {};
+  private taint: ConversationTaint | null = null;
+  private compacted = false;
+  private info: SessionInfo;
+
+  constructor(agent: string, id: string) {
+    this.info = { id, agent, title: null, origin: 'user', createdAt: '', updatedAt: '', messages: 0, outsideContent: [] };
+  }
+
+  add(line: Line): void {
+    switch (line.type) {
       case 'session':
-        info = { ...info, createdAt: parsed.createdAt, title: parsed.title ?? null, origin: originOf(parsed.origin, parsed.title), updatedAt: parsed.createdAt };
+        this.info = { ...this.info, createdAt: line.createdAt, title: line.title ?? null, origin: originOf(line.origin, line.title), updatedAt: line.createdAt };
         break;
       case 'message':
-        if (!parsed.hidden) messages.push(parsed.message);
-        info.messages++;
-        info.updatedAt = parsed.ts;
+        if (!line.hidden) this.messages.push(line.message);
+        this.info.messages++;
+        this.info.updatedAt = line.ts;
         break;
       case 'rename':
-        info.title = parsed.title;
+        this.info.title = line.title;
         break;
       case 'bootstrap':
-        bootstrap = parsed.context;
+        this.bootstrap = line.context;
         break;
       case 'state':
-        state[parsed.scope] = parsed.value;
+        this.state[line.scope] = line.value;
         break;
       case 'compaction':
-        messages.splice(0, messages.length, ...parsed.messages);
-        compacted = true;
+        this.messages.splice(0, this.messages.length, ...line.messages);
+        this.compacted = true;
         break;
       case 'taint':
-        taint = nextTaint(taint, parsed);
+        this.taint = nextTaint(this.taint, line);
         break;
     }
   }
-  if (taint && !taint.sources.length && !taint.readOutsideWorkspace && !taint.secretFiles?.length) taint = null;
-  info.outsideContent = taint?.sources ?? [];
-  return { info, messages, bootstrap, state, taint, compacted };
-}
 
-/** `value` and everything in it made read-only (a parsed JSON value: plain objects and arrays). */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
+  /** The session so far, in arrays and objects of the caller's own. */
+  session(): LoadedSession {
+    const t = this.taint;
+    const taint = t && (t.sources.length || t.readOutsideWorkspace || t.secretFiles?.length) ? { ...t, sources: [...t.sources], ...(t.secretFiles ? { secretFiles: [...t.secretFiles] } : {}) } : null;
+    const info = { ...this.info, outsideContent: taint?.sources ?? [] };
+    return { info, messages: [...this.messages], bootstrap: this.bootstrap && [...this.bootstrap], state: { ...this.state }, taint, compacted: this.compacted };
   }
-  return value;
 }
 
 /** The conversation's taint after one `taint` line. */

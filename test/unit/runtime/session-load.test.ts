@@ -4,6 +4,7 @@ import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionStore } from '../../../src/core/runtime/session-store.js';
+import { TempHome } from '../helpers/home.js';
 
 /**
  * Loading a session (every turn of a chat does, some more than once) reads only the lines written
@@ -76,15 +77,15 @@ describe('session loading', () => {
     const id = store.create('a');
     store.appendMessage('a', id, { role: 'user', content: 'hi' });
     store.appendState('a', id, 'core', { list: [1] });
+    store.appendBootstrap('a', id, ['ctx']);
+    store.appendTaint('a', id, { sources: ['https://example.com'] });
     const first = store.load('a', id);
     first.messages.push({ role: 'user', content: 'pushed by a caller' });
     first.state.other = 1;
     first.info.title = 'changed';
     first.info.outsideContent.push('x');
-    assert.throws(() => {
-      (first.messages[0] as { content: string }).content = 'changed in place';
-    }, TypeError, 'a loaded message is read-only');
-    assert.throws(() => (first.state.core as { list: number[] }).list.push(2), TypeError, 'a loaded state value is read-only');
+    first.taint?.sources.push('y');
+    first.bootstrap?.push('x');
     assert.deepEqual(store.load('a', id), fresh(id));
   });
 
@@ -153,5 +154,29 @@ describe('session loading', () => {
     store.load('a', id);
     store.delete('a', id);
     assert.throws(() => store.load('a', id), /no session/);
+  });
+
+  // The kept transcript's messages are shared from load to load: nothing a turn does (answers,
+  // tool calls, compaction) may change one in place, or the next load would differ from the file.
+  it('after real turns (with compaction), a kept load says what a fresh read of the file says', async function () {
+    this.timeout(30_000);
+    const home = new TempHome();
+    try {
+      home.writeConfig({ agents: { a: { model: 'small' } }, models: { small: { provider: 'mock', model: 'mock', context_window: 1500 } } });
+      const pepe = await home.pepe({ workspace: home.dir });
+      let sessionId: string | undefined;
+      const compactedAfter: boolean[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await pepe.run({ agent: 'a', text: `turn ${i}: ${'words that fill the window '.repeat(6)}`, ...(sessionId ? { sessionId } : {}) });
+        assert.equal(r.status, 'ok', r.error);
+        sessionId = r.sessionId;
+        assert.deepEqual(pepe.sessionLoad('a', sessionId), new SessionStore(join(home.dir, 'sessions')).load('a', sessionId), `after turn ${i}`);
+        compactedAfter.push(pepe.sessionLoad('a', sessionId).compacted);
+      }
+      assert.deepEqual([compactedAfter[2], compactedAfter[9]], [false, true], `turns before the first compaction, then one: ${compactedAfter.join(' ')}`);
+      pepe.dispose();
+    } finally {
+      home.cleanup();
+    }
   });
 });
