@@ -17,7 +17,7 @@ import { constants as vmConstants, Script } from 'node:vm';
  * V8 version or flag set; a rejected, unreadable or unwritable cache only means compiling as usual.
  * `PEPE_CODE_CACHE=off` turns it off.
  */
-export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process.env): void {
+export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process.env, command = ''): void {
   if (env.PEPE_CODE_CACHE === 'off') return;
   const dir = cacheDir(env);
   if (!dir || !privateDir(dirname(dir)) || !privateDir(dir)) return;
@@ -61,14 +61,18 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
   // what the process that wrote it had compiled: the first command after an install or a build
   // decides what every later one finds. So a process that compiled notably more than the entries
   // it found held (another command's functions) writes them again: the entries grow toward
-  // everything the commands people run use, and stop being written once they hold it.
+  // everything the commands people run use, and stop being written once they hold it. Which
+  // commands were already compared is recorded beside the entries: a command compared before,
+  // whose entries were all usable, compares nothing (asking V8 loads node:v8, and the streams with
+  // it: a few ms of every start).
   process.once('exit', () => {
     if (!loaded.length) return;
     const coverageFile = join(dir, `${install}.coverage`);
+    const record = readCoverage(coverageFile);
+    if (!loaded.some((e) => e.missed) && record.commands.includes(command)) return;
     const compiled = bytecodeBytes();
-    const grown = compiled !== null && compiled > readCoverage(coverageFile) + COVERAGE_GROWTH;
+    const grown = compiled !== null && compiled > record.bytes + COVERAGE_GROWTH;
     const write = loaded.filter((e) => e.missed || grown);
-    if (!write.length) return;
     let wrote = false;
     for (const { name, file, script, source, stamp } of write) {
       try {
@@ -84,8 +88,20 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
         // no cache this time
       }
     }
-    if (wrote && compiled !== null) writeCoverage(coverageFile, compiled);
+    if (compiled === null) return;
+    // Rewritten entries hold what this process held: the commands compared before still hold when
+    // the entries grew (they kept their functions), not when a missing entry was written afresh.
+    if (wrote) writeCoverage(coverageFile, compiled, grown ? withCommand(record.commands, command) : [command]);
+    else if (!write.length && record.bytes > 0) writeCoverage(coverageFile, record.bytes, withCommand(record.commands, command));
   });
+}
+
+/** The commands compared against an install's entries: a few dozen at most (beyond, a command compares each time). */
+const MAX_COMMANDS = 64;
+
+function withCommand(commands: readonly string[], command: string): string[] {
+  if (commands.includes(command)) return [...commands];
+  return commands.length < MAX_COMMANDS ? [...commands, command] : [...commands];
 }
 
 /**
@@ -103,20 +119,25 @@ function bytecodeBytes(): number | null {
   }
 }
 
-/** The bytecode the process that last wrote this install's entries held (0: none recorded, or unreadable). */
-function readCoverage(file: string): number {
+/**
+ * What the process that last wrote this install's entries held (`bytes`, 0 when none is recorded
+ * or it is unreadable), then a line `>COMMAND` per command compared against them since.
+ */
+function readCoverage(file: string): { bytes: number; commands: string[] } {
   try {
-    const n = Number(readFileSync(file, 'utf8').trim());
-    return Number.isSafeInteger(n) && n > 0 ? n : 0;
+    const [first = '', ...rest] = readFileSync(file, 'utf8').split('\n');
+    const n = Number(first.trim());
+    if (!Number.isSafeInteger(n) || n <= 0) return { bytes: 0, commands: [] };
+    return { bytes: n, commands: rest.filter((l) => l.startsWith('>')).map((l) => l.slice(1)).slice(0, MAX_COMMANDS) };
   } catch {
-    return 0;
+    return { bytes: 0, commands: [] };
   }
 }
 
-function writeCoverage(file: string, bytes: number): void {
+function writeCoverage(file: string, bytes: number, commands: readonly string[]): void {
   try {
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${bytes}\n`, { mode: 0o600 });
+    writeFileSync(tmp, `${[String(bytes), ...commands.map((c) => `>${c}`)].join('\n')}\n`, { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     // recorded next time

@@ -12,6 +12,7 @@ export { scaffoldCore } from '../core/cores/scaffold.js';
 export { createPepe } from '../core/pepe.js';
 export { statusLine } from '../core/runtime/conversation-figures.js';
 export { planHandover } from '../core/permissions/plan-mode.js';
+export { beforeShellGrammarCompile } from '../core/permissions/bash-grammar.js';
 export { sessionMarkdown, sessionMatches } from '../core/runtime/session-export.js';
 export { cliVscodeUserMcp } from '../core/interop/external-mcp.js';
 export { agentFileText, AGENT_STATUS_WORDS } from '../core/interop/report.js';

@@ -4,11 +4,29 @@
  * dynamic import; esbuild.mjs maps it to `require('./cli-core.js')`, a bundle of its own next to
  * dist/cli.js, so the entry bundle stays small (code splitting is not available for CommonJS).
  */
+import { setFlagsFromString } from 'node:v8';
+
 export type CliCore = typeof import('./core-bundle.js');
 
 let loading: Promise<CliCore> | undefined;
 
 export function loadCliCore(): Promise<CliCore> {
-  loading ??= import('./core-bundle.js');
+  loading ??= import('./core-bundle.js').then((core) => {
+    core.beforeShellGrammarCompile(baselineWasmOnly);
+    return core;
+  });
   return loading;
+}
+
+/**
+ * The bash grammar is WebAssembly (tree-sitter). V8 compiles it with its baseline compiler and then
+ * recompiles it with the optimising one in the background: for a short-lived `pepe` process that
+ * second compile is pure cost (about 0.9 s of CPU per process that classifies a command, measured
+ * with whole-process timings), while the baseline code parses a command line in well under a
+ * millisecond. Set just before the grammar is first compiled, so a command that classifies no
+ * command line does not load node:v8 for it (node:v8 brings the streams with it: a few ms of every
+ * start); the extension host is left alone.
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
 }

@@ -2,19 +2,22 @@
  * The `pepe` program's start once it has a command to run (bin.ts decides that): turns the code
  * cache on (code-cache.ts), then loads the commands (main.ts, bundled as dist/cli-main.js) through it.
  */
-import { setFlagsFromString } from 'node:v8';
 import { errorMessage } from '../core/errors.js';
 import { enableAsciiBundleRead } from './bundle-read.js';
 import { enableCodeCache } from './code-cache.js';
 
-// The bash grammar is WebAssembly (tree-sitter). V8 compiles it with its baseline compiler and then
-// recompiles it with the optimising one in the background: for a short-lived `pepe` process that
-// second compile is pure cost (about 0.9 s of CPU per process that classifies a command, measured
-// with whole-process timings), while the baseline code parses a command line in well under a
-// millisecond. Set before any WebAssembly is compiled; the extension host is left alone.
-setFlagsFromString('--liftoff-only');
+// (V8's WebAssembly tier for the bash grammar is set when the grammar is first loaded: core-loader.ts.)
 enableAsciiBundleRead(__dirname);
-enableCodeCache(__dirname);
+enableCodeCache(__dirname, process.env, commandKey(process.argv.slice(2)));
+/** The command's first two words (`slot list`, `run myagent`): what the code cache records it as. */
+function commandKey(argv: string[]): string {
+  return argv
+    .filter((a) => !a.startsWith('-'))
+    .slice(0, 2)
+    .map((w) => w.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40))
+    .join(' ');
+}
+
 import('./main.js')
   .then(({ main }) => main(process.argv.slice(2)))
   .then(

@@ -24,6 +24,15 @@ const RUNTIME_WASM = 'tree-sitter.wasm';
 let parser: TreeSitter.Parser | null = null;
 let loading: Promise<TreeSitter.Parser> | null = null;
 let loadError: Error | null = null;
+let beforeCompile: (() => void) | null = null;
+
+/**
+ * Runs `hook` once, just before the grammar's WebAssembly is first compiled (not at all in a
+ * process that never classifies a command line). The CLI sets V8's WebAssembly tier there.
+ */
+export function beforeShellGrammarCompile(hook: () => void): void {
+  beforeCompile = hook;
+}
 
 /** Loads the grammar once; later calls return the same promise. Rejects with a clear message. */
 export function loadShellGrammar(): Promise<void> {
@@ -61,6 +70,9 @@ export function parseBashTree(source: string): SyntaxTree {
 
 async function load(): Promise<TreeSitter.Parser> {
   const mod = await importRuntime();
+  const hook = beforeCompile;
+  beforeCompile = null;
+  hook?.();
   const runtime = wasmBytes(RUNTIME_WASM, 'web-tree-sitter/tree-sitter.wasm');
   await mod.Parser.init(runtime ? { wasmBinary: runtime } : {});
   const grammar = wasmBytes(GRAMMAR_WASM, 'tree-sitter-bash/tree-sitter-bash.wasm');

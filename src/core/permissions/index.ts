@@ -5,7 +5,7 @@ export type { BarrierAgentConfig, BarrierOptions, ToolCallCheck } from './barrie
 export { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type DecidedBy, type Prompter, type Withdrawn } from './approval.js';
 export { PENDING_TTL_MS, PendingApprovals, type ApprovedCall, type ApprovalStatus, type DeniedCall, type ParkInput, type ParkedCall, type PendingApproval, type PendingApprovalsOptions } from './pending.js';
 export { RISK_KINDS, RISK_LABELS, classifyShell, classifyScript, classifyToolCall, scriptRiskHints, shellRiskHints, toolRiskHints, type RiskHint, type RiskKind, type ShellVerdict } from './risk.js';
-export { loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
+export { beforeShellGrammarCompile, loadShellGrammar, shellGrammarReady } from './bash-grammar.js';
 export { defaultCatastropheContext, type CatastropheContext } from './catastrophic.js';
 export { bareEntries, describeGrant, entryCovers, parseEntry, riskKindsOf, scopedEntry, widenEntries } from './grant-scope.js';
 export { ansiCQuote, displayCommand, hasHiddenCharacters, visible, visibleJson, visibleLine } from '../display.js';

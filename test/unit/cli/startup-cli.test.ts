@@ -17,7 +17,9 @@ async function traced(home: TempHome, args: string[], extra: { input?: string; e
     preload,
     "const M = require('module'); const load = M._load; const seen = new Set();\n" +
       "M._load = function (req, parent, isMain) { const r = load.apply(this, arguments); try { seen.add(M._resolveFilename(req, parent, isMain)); } catch {} return r; };\n" +
-      "process.on('exit', () => require('fs').writeFileSync(process.env.TRACE_OUT, [...seen, ...process.moduleLoadList].join('\\n')));\n",
+      // Registered once the program has started, so it runs after the program's own exit handlers
+      // (the code cache's) and sees what they load too.
+      "setImmediate(() => process.on('exit', () => require('fs').writeFileSync(process.env.TRACE_OUT, [...seen, ...process.moduleLoadList].join('\\n'))));\n",
   );
   const out = join(home.dir, 'trace.txt');
   const r = await execa('node', ['--require', preload, CLI, ...args], {
@@ -151,6 +153,34 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     assert.match(r.stdout, /usage: \/agent NAME/);
     assert.match(r.stdout, /now talking with b/);
     assert.match(r.stdout, /b> You said: hi there/);
+  });
+
+  // Failed before: every command loaded node:v8 (and the streams it brings) at start, to set the
+  // bash grammar's WebAssembly tier, and again at exit, to weigh the code cache's coverage.
+  it('a command run before loads no node:v8, at start or at exit; a turn that classifies a command line sets the grammar\'s tier', async () => {
+    const script = join(home.dir, 'pipe.json');
+    writeFileSync(script, JSON.stringify({ steps: [{ tool_calls: [{ name: 'bash', arguments: { command: 'echo hi | tr a-z A-Z' } }] }, { text: 'done' }] }));
+    home.writeConfig({ agents: { a: { model: 'mock' }, p: { model: `mock:${script}`, tools: ['bash'], auto_approve: ['bash'] } } });
+    for (const args of [['slot', 'list'], ['run', 'a', 'hello']]) {
+      const first = await traced(home, args);
+      assert.equal(first.exitCode, 0, first.stderr);
+      const again = await traced(home, args);
+      assert.equal(again.exitCode, 0, again.stderr);
+      assert.ok(again.loaded.includes('NativeModule fs'), 'the trace lists built-ins');
+      assert.ok(!again.loaded.includes('NativeModule v8'), `pepe ${args.join(' ')} loaded node:v8 the second time`);
+    }
+    // The tier is set through node:v8 when the grammar is first needed (a pipe needs it), and only then.
+    const flags = join(home.dir, 'flags.txt');
+    const preload = join(home.dir, 'flags.cjs');
+    writeFileSync(preload, "const v8 = require('v8'); const set = v8.setFlagsFromString; v8.setFlagsFromString = (f) => { require('fs').appendFileSync(process.env.FLAGS_OUT, f + '\\n'); return set(f); };\n");
+    const withFlags = (args: string[]) => execa('node', ['--require', preload, CLI, ...args], { cwd: home.dir, env: { PATH: process.env.PATH ?? '', HOME: home.dir, PEPE_HOME: home.dir, PEPE_CHECKPOINTS: 'off', FLAGS_OUT: flags, XDG_CACHE_HOME: join(home.dir, 'cache') }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
+    const list = await withFlags(['slot', 'list']);
+    assert.equal(list.exitCode, 0, list.stderr);
+    assert.equal(existsSync(flags), false, 'slot list set V8 flags');
+    const pipe = await withFlags(['run', 'p', 'go', '--no-input']);
+    assert.equal(pipe.exitCode, 0, pipe.stderr);
+    assert.match(pipe.stderr + pipe.stdout, /HI/, 'the command ran');
+    assert.deepEqual(readFileSync(flags, 'utf8').split('\n').filter(Boolean), ['--liftoff-only']);
   });
 
   it('the code cache is written privately, and a cache folder others can write to is not used', async () => {
