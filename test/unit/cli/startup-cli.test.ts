@@ -183,6 +183,16 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     assert.deepEqual(readFileSync(flags, 'utf8').split('\n').filter(Boolean), ['--liftoff-only']);
   });
 
+  it('zod in the CLI parses without compiling parsers (jitless); the setting reaches the bundled zod', async () => {
+    home.writeConfig({ agents: { a: { model: 'mock' } } });
+    const out = join(home.dir, 'jit.txt');
+    const preload = join(home.dir, 'jit.cjs');
+    writeFileSync(preload, `setImmediate(() => process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, String(require(${JSON.stringify(join(ROOT, 'dist/cli-core.js'))}).zodForVendors.config().jitless))));\n`);
+    const r = await execa('node', ['--require', preload, CLI, 'run', 'a', 'hello'], { cwd: home.dir, env: { PATH: process.env.PATH ?? '', HOME: home.dir, PEPE_HOME: home.dir, XDG_CACHE_HOME: join(home.dir, 'cache') }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
+    assert.equal(r.stdout, 'You said: hello', r.stderr);
+    assert.equal(readFileSync(out, 'utf8'), 'true');
+  });
+
   it('the code cache is written privately, and a cache folder others can write to is not used', async () => {
     home.writeConfig({ agents: { a: { model: 'mock' } } });
     const first = await traced(home, ['run', 'a', 'hello']);
