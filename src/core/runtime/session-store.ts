@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { appendLine, JsonLinesReader, parseJsonLines, readTextFile } from '../jsonl.js';
+import { appendLine, JsonLinesReader } from '../jsonl.js';
 import { Message } from '../messages.js';
 import { SESSION_ORIGINS, type SessionOrigin } from '../events.js';
 import { joinTaint, type ConversationTaint } from '../permissions/run-state.js';
@@ -190,23 +190,22 @@ export class SessionStore {
     const next = kept.lines.next();
     if (!next) {
       this.transcripts.delete(file);
-      throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
+      throw noSession(agent, id);
     }
     if (next.restarted) kept.folded = new SessionFold(agent, id);
     for (const line of next.added) kept.folded.add(line);
     return kept.folded.session();
   }
 
-  /** A load that keeps nothing (a listing's summaries, which would push the chats' transcripts out). */
+  /**
+   * A load that keeps nothing (a listing's summaries, which would push the chats' transcripts
+   * out), read the way a kept load reads: a last line still being written (no newline yet) waits.
+   */
   private loadOnce(agent: string, id: string): LoadedSession {
-    let text: string;
-    try {
-      text = readTextFile(this.file(agent, id));
-    } catch {
-      throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
-    }
+    const next = new JsonLinesReader<Line>(this.file(agent, id), parseSessionLine).next();
+    if (!next) throw noSession(agent, id);
     const folded = new SessionFold(agent, id);
-    for (const line of parseJsonLines(text, parseSessionLine)) folded.add(line);
+    for (const line of next.added) folded.add(line);
     return folded.session();
   }
 
@@ -344,4 +343,8 @@ function safeReaddir(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+function noSession(agent: string, id: string): UsageError {
+  return new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
 }

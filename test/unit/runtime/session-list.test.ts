@@ -50,6 +50,21 @@ describe('session listing', () => {
     assert.deepEqual(store.list('a').map((s) => s.id).sort(), [ids[1], ids[2]].sort(), 'a deleted session is gone');
   });
 
+  // Failed before: a listing read the file whole, so a last line another process had not finished
+  // (valid JSON, no newline yet) was counted there and not in the chat's own load of the session.
+  it('a listing and a load agree on a last line still being written: neither counts it until its newline', () => {
+    const id = store.create('a', { title: 'torn' });
+    say(id, 'hello');
+    const file = join(dir, 'a', `${id}.jsonl`);
+    appendFileSync(file, JSON.stringify({ type: 'message', ts: new Date().toISOString(), message: { role: 'user', content: 'half' } }));
+    assert.equal(store.load('a', id).info.messages, 1, 'the load waits for the newline');
+    assert.equal(store.list('a')[0]!.messages, 1, 'so does the listing');
+    assert.equal(store.load('a', id, { keep: false }).info.messages, 1, 'and a search');
+    appendFileSync(file, '\n');
+    assert.equal(store.list('a')[0]!.messages, 2);
+    assert.equal(store.load('a', id).info.messages, 2);
+  });
+
   it('a transcript rewritten behind the store (another process) is read again; what a caller changes in a listing is not kept', () => {
     const id = store.create('a', { title: 'kept' });
     const [info] = store.list('a');
