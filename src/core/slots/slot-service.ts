@@ -250,6 +250,12 @@ export class SlotService {
     return resolveConfigured(this.deps.config(), 'harness', { agent }).configured;
   }
 
+  /** A command is on its way for `agent`: the built-in sandbox, when it will run it, gets ready (BuiltinSandbox.warmUp). */
+  sandboxWarmUp(agent: string | null): void {
+    if (resolveConfigured(this.deps.config(), 'sandbox', { agent }).configured) return;
+    this.deps.builtins?.sandbox.warmUp().catch(() => undefined);
+  }
+
   /** Spec 3.5: a sandbox plugin is the confinement; the built-in says whether it confines now. */
   async sandboxConfinement(agent: string | null): Promise<{ confined: boolean; reason?: string }> {
     if (resolveConfigured(this.deps.config(), 'sandbox', { agent }).configured) return { confined: true };

@@ -16,6 +16,8 @@ const MAX_TIMEOUT_MS = 600_000;
  * person is shown (and the command runs in) the directory a link leads to, not the link.
  */
 async function commandFacts(cwd: string | undefined, ctx: ToolContext): Promise<ToolFacts> {
+  // Called before the barrier judges the call: the sandbox can start getting ready meanwhile.
+  ctx.slots.sandboxWarmUp?.(ctx.agent);
   const dir = cwd ? resolveInWorkspace(ctx.workspace, cwd) : ctx.workspace;
   return { cwd: await realpath(dir).catch(() => dir) };
 }

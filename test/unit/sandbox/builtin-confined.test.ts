@@ -7,6 +7,7 @@ import { detectConfinement, processLimitMethod } from '../../../src/core/sandbox
 import { pidsCgroupBase } from '../../../src/core/sandbox/process-limit.js';
 import { BuiltinSandbox } from '../../../src/core/slots/builtin/sandbox.js';
 import { SlotService } from '../../../src/core/slots/slot-service.js';
+import { script } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
 
 describe('the built-in sandbox, confined (spec 3.5)', function () {
@@ -92,6 +93,48 @@ describe('the built-in sandbox, confined (spec 3.5)', function () {
     await new Promise((res) => setTimeout(res, 500));
     const left = [...groups()].filter((n) => !before.has(n));
     assert.deepEqual(left, [], 'a cgroup was left behind');
+  });
+
+  // Failed before (no warmUp): the first command of a process joined its group on its own path.
+  it('as root, warmUp (a command asked for, not yet judged) starts the shell the first command then runs in; once only', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const base = pidsCgroupBase()!;
+    const groups = () => new Set(readdirSync(base).filter((n) => n.startsWith(`pepe-${process.pid}-`)));
+    const before = groups();
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+    await Promise.all([sandbox.warmUp(), sandbox.warmUp()]);
+    await sandbox.warmUp();
+    const made = [...groups()].filter((n) => !before.has(n));
+    assert.equal(made.length, 1, `one group with a shell waiting in it: ${made.join(', ')}`);
+    const running = sandbox.run('sleep', ['0.6'], { cwd: ws, env, timeoutMs: 10_000 });
+    await new Promise((res) => setTimeout(res, 300));
+    assert.notEqual(readFileSync(join(base, made[0]!, 'cgroup.procs'), 'utf8').trim(), '', 'the command runs in the group warmUp made');
+    assert.equal((await running).exitStatus, 0);
+    sandbox.dispose();
+    await sandbox.warmUp();
+    await new Promise((res) => setTimeout(res, 300));
+    assert.deepEqual([...groups()].filter((n) => !before.has(n)), [], 'nothing is started after dispose, nothing is left');
+  });
+
+  it('as root, a turn starts the shell for its first command while the person is still asked', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const home = new TempHome();
+    try {
+      home.writeConfig({ agents: { b: { model: script(home, 'b', [{ tool_calls: [{ name: 'bash', arguments: { command: 'rm -f gone.txt; echo ran' } }] }, { text: 'done' }]), tools: ['bash'] } } });
+      let waiting: boolean | undefined;
+      const pepe = await home.pepe({ workspace: home.workspace, prompter: { interactive: true, ask: async () => {
+        await new Promise((res) => setTimeout(res, 300));
+        waiting = (pepe as unknown as { builtins: { sandbox: { warm: unknown } } }).builtins.sandbox.warm != null;
+        return { kind: 'allow_once' as const };
+      } } });
+      const r = await pepe.run({ agent: 'b', text: 'go' });
+      assert.equal(r.status, 'ok');
+      assert.match(r.messages.find((m) => m.role === 'tool')!.content, /ran/);
+      assert.equal(waiting, true, 'no shell was waiting while the person was asked');
+      pepe.dispose();
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('as root, the shell kept waiting gets the words and environment of the command exact (quotes, newlines, empty words)', async function () {

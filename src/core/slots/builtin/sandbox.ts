@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { bubblewrapSetsEnv, confinedCommand, confinementFailed, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
+import { bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
@@ -119,6 +119,24 @@ export class BuiltinSandbox {
       result.output += '\n[pepe: the sandbox could not start this command; it did not run]';
     }
     return result;
+  }
+
+  /**
+   * A command is on its way (asked for, not yet judged): the shell it will take is started now,
+   * so the kernel's wait for the process-limit group (see warmShell) overlaps with the barrier's
+   * work and the person's answer instead of lying on the first command's path. Nothing when a
+   * shell is waiting or being started already, when the process limit is not a cgroup (not root),
+   * or when commands are not confined by bubblewrap. A command refused after all leaves the shell
+   * waiting for the next one (ended with Pepe, like any waiting shell).
+   */
+  async warmUp(): Promise<void> {
+    const limit = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+    if (!limit || this.disposed || this.warm || process.getuid?.() !== 0) return;
+    const status = await this.status();
+    if (!status.confined || status.backend !== 'bubblewrap' || !bubblewrapSetsEnv() || this.warm || this.disposed) return;
+    if (this.rewarming) clearImmediate(this.rewarming);
+    this.rewarming = null;
+    this.warm = WarmShell.start(limit);
   }
 
   /**
