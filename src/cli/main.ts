@@ -71,7 +71,10 @@ export async function main(argv: string[]): Promise<number> {
         // The CLI trusts the folder it runs in, as VS Code trusts a folder you open, unless told not to.
         const core = await loadCliCore();
         const leaveOut = untrusted === true || options.untrusted === true;
-        pepe = await core.createPepe({ vscodeUserMcp: core.cliVscodeUserMcp(process.env), ...options, home, ...(leaveOut ? { trusted: false, untrusted: true } : {}) });
+        // The environment as the command started (as the extension host gives its own copy): the
+        // core reads it for every transcript line and tool result, and process.env is slow to read
+        // whole (each variable is a call into Node), a plain copy is not.
+        pepe = await core.createPepe({ vscodeUserMcp: core.cliVscodeUserMcp(process.env), env: { ...process.env }, ...options, home, ...(leaveOut ? { trusted: false, untrusted: true } : {}) });
         warnSetAside(pepe);
       }
       return pepe;

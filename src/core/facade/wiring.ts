@@ -22,7 +22,6 @@ import { WorkspaceText } from '../interop/workspace-text.js';
 import { SlotService } from '../slots/slot-service.js';
 import { HookRunner } from '../runtime/hook-runner.js';
 import { TrustStore } from '../interop/trust-store.js';
-import { MCP_INPUT_PREFIX } from '../interop/external-mcp.js';
 import type { Interop } from '../interop/workspace-power.js';
 import { WorkspaceTrust } from '../interop/trust-actions.js';
 import type { CreatePepeOptions } from './create-options.js';
@@ -126,8 +125,7 @@ export abstract class PepeWiring {
 
   /** Values masked wherever Pepe writes or shows text: keys, and every MCP entry's input secret. */
   protected secrets(): string[] {
-    const inputs = Object.entries(this.env).filter(([k, v]) => k.startsWith(MCP_INPUT_PREFIX) && v).map(([, v]) => v!);
-    return [...new Set([...secretValues(this.env, this.config), ...inputs])].sort((a, b) => b.length - a.length);
+    return secretValues(this.env, this.config);
   }
 
   private awaitingMcp(): { name: string; source: string; status: 'awaiting' | 'changed' }[] {

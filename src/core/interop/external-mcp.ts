@@ -6,6 +6,7 @@ import { MCP_SERVER_NAME, McpServerConfig } from '../config/mcp-servers.js';
 import { parseJsonc } from './jsonc.js';
 import { contentHash } from './trust-store.js';
 import { lazySchema } from '../lazy-schema.js';
+import { MCP_INPUT_PREFIX } from '../secrets/scrub.js';
 
 /**
  * MCP servers configured for other tools (issue 24): VS Code's `mcp.json` (the workspace's
@@ -52,9 +53,7 @@ export const EXTERNAL_ORIGIN_LABELS: Record<ExternalMcpOrigin, string> = {
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
-/** The variable an input's value lives in: `${input:api-key}` → PEPE_MCP_INPUT_API_KEY. */
-export const MCP_INPUT_PREFIX = 'PEPE_MCP_INPUT_';
-
+/** The variable an input's value lives in: `${input:api-key}` → PEPE_MCP_INPUT_API_KEY (a secret: secrets/scrub.ts). */
 export function inputVariable(id: string): string {
   return `${MCP_INPUT_PREFIX}${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }

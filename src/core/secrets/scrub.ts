@@ -84,11 +84,46 @@ export function withoutUrlCredentials(value: string): string {
   return value.replace(URL_USERINFO, '$1');
 }
 
-/** The values that must never be written to a transcript or a log. */
+/** The variable an MCP server's `${input:…}` value lives in starts so (interop/external-mcp.ts). */
+export const MCP_INPUT_PREFIX = 'PEPE_MCP_INPUT_';
+
+/**
+ * The values that must never be written to a transcript or a log, nor reach the model or a screen:
+ * those of variables whose names look like secrets or that a model's `api_key_env` names (8
+ * characters or more), keys inside URLs, and the values given to MCP servers' inputs.
+ */
 export function secretValues(env: NodeJS.ProcessEnv, config: PepeConfig = {}): string[] {
+  // Asked for every transcript line, log line and tool result: the answer for the same variables
+  // and the same api_key_env names is the one given last (issue 27). Comparing the names and
+  // values costs a small part of finding the values again (regular expressions per variable).
+  const names = Object.keys(env);
+  const keyNames = apiKeyEnvNames(config);
+  const last = lastSecretValues;
+  if (last && sameVariables(last, names, env) && sameStrings(last.keyNames, keyNames)) return [...last.secrets];
+  const values = secretValuesOf(names, env, config);
+  lastSecretValues = { names, values: names.map((n) => env[n]), keyNames, secrets: values };
+  return [...values];
+}
+
+let lastSecretValues: { names: string[]; values: (string | undefined)[]; keyNames: string[]; secrets: string[] } | null = null;
+
+function sameVariables(last: { names: string[]; values: (string | undefined)[] }, names: string[], env: NodeJS.ProcessEnv): boolean {
+  if (last.names.length !== names.length) return false;
+  for (let i = 0; i < names.length; i++) if (last.names[i] !== names[i] || last.values[i] !== env[names[i]!]) return false;
+  return true;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function secretValuesOf(names: readonly string[], env: NodeJS.ProcessEnv, config: PepeConfig): string[] {
   const values = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
+  for (const name of names) {
+    const value = env[name];
     if (!value) continue;
+    // What the person gave an MCP server for an `${input:…}` is a secret whatever its name.
+    if (name.startsWith(MCP_INPUT_PREFIX)) values.add(value);
     if (value.length >= 8 && isSecretName(name, config)) values.add(value);
     // A key inside a URL (https://user:KEY@host) is a secret whatever the variable is called.
     for (const m of value.matchAll(URL_USERINFO)) {

@@ -43,6 +43,25 @@ describe('environment by allow-list (spec 8)', () => {
   });
 });
 
+describe('the secret values, asked for on every line written (issue 27)', () => {
+  it('follow every change: a variable set, changed or removed in place, and a new api_key_env name', () => {
+    const env: Record<string, string> = { PATH: '/usr/bin', A_TOKEN: 'aaaaaaaaaa', MY_VAR: 'mmmmmmmmmm' };
+    assert.deepEqual(secretValues(env), ['aaaaaaaaaa']);
+    const given = secretValues(env);
+    given.push('changed by a caller');
+    assert.deepEqual(secretValues(env), ['aaaaaaaaaa'], 'what a caller does with the answer is not kept');
+    env.B_SECRET = 'bbbbbbbbbbbb';
+    assert.deepEqual(secretValues(env), ['bbbbbbbbbbbb', 'aaaaaaaaaa'], 'a variable added to the same object');
+    env.A_TOKEN = 'cccccccccc';
+    assert.deepEqual(secretValues(env), ['bbbbbbbbbbbb', 'cccccccccc'], 'a value changed in place');
+    delete env.B_SECRET;
+    assert.deepEqual(secretValues(env), ['cccccccccc'], 'a variable removed');
+    assert.deepEqual(secretValues(env, { models: { m: { provider: 'openai-compatible', model: 'x', api_key_env: 'MY_VAR' } } } as never), ['cccccccccc', 'mmmmmmmmmm'].sort((a, b) => b.length - a.length), 'a model names the variable its key is in');
+    assert.deepEqual(secretValues(env), ['cccccccccc'], 'and no longer');
+    assert.deepEqual(secretValues({ ...env }), ['cccccccccc'], 'another object with the same variables');
+  });
+});
+
 describe('PATH for commands', () => {
   it('drops empty, relative and workspace folders, so a workspace cannot choose what `ls` runs', async () => {
     const { commandSearchPath } = await import('../../../src/core/secrets/scrub.js');
