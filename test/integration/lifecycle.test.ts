@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import { api, extensionPath, pepeHome } from './helpers';
+import { activationLine } from './activation-figure';
 import { testLog } from './log';
 
 interface Recorded {
@@ -165,6 +166,8 @@ describe('lifecycle', function () {
       const tookMs = fresh.loadMs + fresh.activateMs;
       tries.push(`load ${fresh.loadMs.toFixed(1)} ms + activate() ${fresh.activateMs.toFixed(1)} ms = ${tookMs.toFixed(1)} ms (control ${controlMs.toFixed(1)} ms, budget ${budgetMs.toFixed(1)} ms)`);
       met = tookMs < budgetMs;
+      // What `npm run bench` reports as activation (run.ts keeps it): every instance timed.
+      testLog(activationLine(tookMs));
     }
     testLog(`fresh copies of dist/extension.js: ${tries.join('; ')}`);
     assert.ok(met, `over budget in ${tries.length} tries: ${tries.join('; ')}`);

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { buildExtension, buildIntegrationBundle } from '../vscode/build';
 import { installProcessGuards, openWorkbench, removeDir, stopAll, waitFor, type Workbench } from '../vscode/harness';
 import { repoRoot, requirePrereqsOrExit } from '../vscode/prereqs';
+import { activationSamples } from './activation-figure';
 import { printResults, type IntegrationResults } from './results';
 
 const LABEL = 'integration';
@@ -116,11 +117,8 @@ main().then(
  * adds its own.
  */
 function recordActivationFigure(output: string[]): void {
-  const samples = output.flatMap((line) => {
-    // Loading dist/extension.js plus activate(): what a window pays before Pepe is ready.
-    const m = /fresh copy of dist\/extension\.js: .*= ([\d.]+) ms/.exec(line);
-    return m ? [Number(m[1])] : [];
-  });
+  // Loading dist/extension.js plus activate(): what a window pays before Pepe is ready.
+  const samples = activationSamples(output);
   if (!samples.length) return;
   const file = path.join(repoRoot, '.test-tmp', 'extension-figures.json');
   let figures: Record<string, unknown> = {};
