@@ -75,7 +75,12 @@ class ModelForm {
         const names = [...new Set(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', ...keyEnvNames(pepe.config.models)])];
         const storedKeys = (await Promise.all(names.map(async (n) => ((await this.ctx.apiKeys.has(n)) ? n : undefined)))).filter((n): n is string => !!n);
         const chain = pepe.config.default_model_chain ?? [];
-        return this.post({ type: 'init', existingIds: Object.keys(pepe.config.models ?? {}), storedKeys, firstModel: !chain.length, fromAddAgent: this.fromAddAgent });
+        this.post({ type: 'init', existingIds: Object.keys(pepe.config.models ?? {}), storedKeys, firstModel: !chain.length, fromAddAgent: this.fromAddAgent });
+        // The form puts the keyboard in its first field when it is set up; the panel was opened to
+        // take focus, but what opened it (the walkthrough's link, a view's button) may have taken
+        // the focus back while the form loaded: the panel still in front takes it again.
+        if (this.panel.active) this.panel.reveal(undefined, false);
+        return;
       }
       case 'listModels': {
         if (m.provider === 'vscode') {
