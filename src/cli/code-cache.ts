@@ -100,8 +100,7 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
 const MAX_COMMANDS = 64;
 
 function withCommand(commands: readonly string[], command: string): string[] {
-  if (commands.includes(command)) return [...commands];
-  return commands.length < MAX_COMMANDS ? [...commands, command] : [...commands];
+  return commands.includes(command) || commands.length >= MAX_COMMANDS ? [...commands] : [...commands, command];
 }
 
 /**

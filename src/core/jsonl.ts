@@ -1,5 +1,5 @@
 import * as buffer from 'node:buffer';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync, type Stats } from 'node:fs';
 
 /**
  * JSON Lines, read one way for the log, usage records and session transcripts: one JSON value per
@@ -126,7 +126,7 @@ export class JsonLinesFile<T> {
  * and says when the file had to be read again from the start (then `added` is all of it).
  */
 export class JsonLinesReader<T> {
-  private stamp: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number } | null = null;
+  private stamp: Stamp | null = null;
   /** Bytes consumed so far: always just after a newline. */
   private offset = 0;
   /** The file's first bytes and the ones just before `offset`, as the last read saw them. */
@@ -192,7 +192,10 @@ export class JsonLinesReader<T> {
 /** How many bytes at the start, and before where the last read ended, are compared. */
 const CHECKED_BYTES = 64;
 
-function sameStamp(s: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }, st: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): boolean {
+/** What tells a file apart from the one read last (without reading it). */
+type Stamp = Pick<Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
+
+function sameStamp(s: Stamp, st: Stamp): boolean {
   // The change time too: a rewrite can put the modification time back, never the change time.
   return s.dev === st.dev && s.ino === st.ino && s.size === st.size && s.mtimeMs === st.mtimeMs && s.ctimeMs === st.ctimeMs;
 }

@@ -32,6 +32,7 @@ import { switchNotice } from './turn-helpers.js';
 import { runBuiltinLoop } from './turn-loop.js';
 import { budgetsFor } from './budget.js';
 import { sessionTitle } from '../session-title.js';
+import { noSession } from './session-store.js';
 import type { PreparedTurn, Replay, TurnOutcome } from './prepared-turn.js';
 import type { RuntimeDeps, RuntimeTurnResult } from './runtime-deps.js';
 import { SessionBarriers } from './session-barriers.js';
@@ -156,7 +157,7 @@ export class AgentRuntime {
     const turnId = randomBytes(4).toString('hex');
 
     let sessionId = opts.sessionId;
-    if (sessionId && !sessions.exists(opts.agent, sessionId)) throw new UsageError(`no session ${sessionId} for agent ${opts.agent}; see pepe sessions list ${opts.agent}`);
+    if (sessionId && !sessions.exists(opts.agent, sessionId)) throw noSession(opts.agent, sessionId);
     if (!sessionId) {
       const origin = opts.origin ?? (opts.parentChain?.length ? 'routed' : 'user');
       // A person's conversation is titled from its first message until renamed.

@@ -155,7 +155,7 @@ export class SessionStore {
    * from the conversation's taint. Returns whether there was any. Never offered to a model.
    */
   trust(agent: string, id: string): boolean {
-    if (!this.exists(agent, id)) throw new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
+    if (!this.exists(agent, id)) throw noSession(agent, id);
     const had = (this.load(agent, id).taint?.sources.length ?? 0) > 0;
     this.append(agent, id, { type: 'taint', ts: new Date().toISOString(), change: 'trusted' });
     return had;
@@ -345,6 +345,7 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
-function noSession(agent: string, id: string): UsageError {
+/** The error for a session id that names no transcript of that agent. */
+export function noSession(agent: string, id: string): UsageError {
   return new UsageError(`no session ${id} for agent ${agent}; see pepe sessions list ${agent}`);
 }

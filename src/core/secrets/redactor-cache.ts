@@ -18,7 +18,8 @@ export class RedactorCache {
   }
 }
 
-function sameList(a: readonly string[], b: readonly string[]): boolean {
+/** The same strings in the same order. */
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { PepeConfig } from '../config/schema.js';
 import { redactText } from './redact.js';
+import { sameList } from './redactor-cache.js';
 
 /**
  * Spec 8: the agent's shell never inherits Pepe's secrets. A variable is removed when a model's
@@ -99,7 +100,7 @@ export function secretValues(env: NodeJS.ProcessEnv, config: PepeConfig = {}): s
   const names = Object.keys(env);
   const keyNames = apiKeyEnvNames(config);
   const last = lastSecretValues;
-  if (last && sameVariables(last, names, env) && sameStrings(last.keyNames, keyNames)) return [...last.secrets];
+  if (last && sameVariables(last, names, env) && sameList(last.keyNames, keyNames)) return [...last.secrets];
   const values = secretValuesOf(names, env, config);
   lastSecretValues = { names, values: names.map((n) => env[n]), keyNames, secrets: values };
   return [...values];
@@ -111,10 +112,6 @@ function sameVariables(last: { names: string[]; values: (string | undefined)[] }
   if (last.names.length !== names.length) return false;
   for (let i = 0; i < names.length; i++) if (last.names[i] !== names[i] || last.values[i] !== env[names[i]!]) return false;
   return true;
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function secretValuesOf(names: readonly string[], env: NodeJS.ProcessEnv, config: PepeConfig): string[] {

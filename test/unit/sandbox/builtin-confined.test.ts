@@ -116,22 +116,46 @@ describe('the built-in sandbox, confined (spec 3.5)', function () {
     assert.deepEqual([...groups()].filter((n) => !before.has(n)), [], 'nothing is started after dispose, nothing is left');
   });
 
+  /** A turn whose one bash call the person answers with `kind` after 300 ms; whether a shell was waiting by then. */
+  async function askedTurn(home: TempHome, command: string, kind: 'allow_once' | 'deny') {
+    home.writeConfig({ agents: { b: { model: script(home, 'b', [{ tool_calls: [{ name: 'bash', arguments: { command } }] }, { text: 'done' }]), tools: ['bash'] } } });
+    let waiting: boolean | undefined;
+    const pepe = await home.pepe({ workspace: home.workspace, prompter: { interactive: true, ask: async () => {
+      await new Promise((res) => setTimeout(res, 300));
+      waiting = (pepe as unknown as { builtins: { sandbox: { warm: unknown } } }).builtins.sandbox.warm != null;
+      return { kind };
+    } } });
+    try {
+      const r = await pepe.run({ agent: 'b', text: 'go' });
+      return { r, waiting, tool: r.messages.find((m) => m.role === 'tool')!.content };
+    } finally {
+      pepe.dispose();
+    }
+  }
+
   it('as root, a turn starts the shell for its first command while the person is still asked', async function () {
     if (processLimitMethod() !== 'cgroup') this.skip();
     const home = new TempHome();
     try {
-      home.writeConfig({ agents: { b: { model: script(home, 'b', [{ tool_calls: [{ name: 'bash', arguments: { command: 'rm -f gone.txt; echo ran' } }] }, { text: 'done' }]), tools: ['bash'] } } });
-      let waiting: boolean | undefined;
-      const pepe = await home.pepe({ workspace: home.workspace, prompter: { interactive: true, ask: async () => {
-        await new Promise((res) => setTimeout(res, 300));
-        waiting = (pepe as unknown as { builtins: { sandbox: { warm: unknown } } }).builtins.sandbox.warm != null;
-        return { kind: 'allow_once' as const };
-      } } });
-      const r = await pepe.run({ agent: 'b', text: 'go' });
+      const { r, waiting, tool } = await askedTurn(home, 'rm -f gone.txt; echo ran', 'allow_once');
       assert.equal(r.status, 'ok');
-      assert.match(r.messages.find((m) => m.role === 'tool')!.content, /ran/);
+      assert.match(tool, /ran/);
       assert.equal(waiting, true, 'no shell was waiting while the person was asked');
-      pepe.dispose();
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('as root, a command the person refuses does not run, though its shell was started while asking', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const home = new TempHome();
+    try {
+      const marker = join(home.workspace, 'ran.txt');
+      const { waiting, tool } = await askedTurn(home, `rm -f gone.txt; echo ran > ${marker}`, 'deny');
+      assert.equal(waiting, true, 'the shell was waiting while the person was asked');
+      await new Promise((res) => setTimeout(res, 300));
+      assert.equal(existsSync(marker), false, 'the refused command ran');
+      assert.match(tool, /denied|refused|not allowed/i);
     } finally {
       home.cleanup();
     }

@@ -97,8 +97,7 @@ export class BuiltinSandbox {
     const { file, args } = confinedCommand(policy, inner);
     // The host's temp folder is not there inside: the private /tmp is.
     const env = status.backend === 'bubblewrap' && opts.env.TMPDIR !== undefined ? { ...opts.env, TMPDIR: '/tmp' } : opts.env;
-    // As root, RLIMIT_NPROC does not apply: a pids cgroup holds the limit where one can be made.
-    const limit = status.backend === 'bubblewrap' && process.getuid?.() === 0 && policy.maxProcesses ? policy.maxProcesses : 0;
+    const limit = this.cgroupLimit(status);
     const warm = limit ? this.warmShell(limit) : null;
     const cgroup = limit && !warm ? PidsCgroup.create(limit) : null;
     let result: SandboxRunResult;
@@ -130,13 +129,22 @@ export class BuiltinSandbox {
    * waiting for the next one (ended with Pepe, like any waiting shell).
    */
   async warmUp(): Promise<void> {
-    const limit = this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
-    if (!limit || this.disposed || this.warm || process.getuid?.() !== 0) return;
+    if (this.disposed || this.warm || process.getuid?.() !== 0) return;
     const status = await this.status();
-    if (!status.confined || status.backend !== 'bubblewrap' || !bubblewrapSetsEnv() || this.warm || this.disposed) return;
+    const limit = this.cgroupLimit(status);
+    if (!limit || !bubblewrapSetsEnv() || this.warm || this.disposed) return;
     if (this.rewarming) clearImmediate(this.rewarming);
     this.rewarming = null;
     this.warm = WarmShell.start(limit);
+  }
+
+  /**
+   * The process limit a pids cgroup holds for a command (0: none): as root, RLIMIT_NPROC does not
+   * apply, so under bubblewrap a cgroup holds it (the policy's limit, sandboxPolicy's default).
+   */
+  private cgroupLimit(status: ConfinementStatus): number {
+    if (!status.confined || status.backend !== 'bubblewrap' || process.getuid?.() !== 0) return 0;
+    return this.options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
   }
 
   /**
