@@ -1,6 +1,6 @@
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
-import { isFolderWithin, readTextFile, relativeName, rootRealPaths, sortedEntries, splitFrontMatter, type TextFile } from './text-files.js';
+import { isFolderWithin, readAhead, readTextFile, relativeName, rootRealPaths, sortedEntries, splitFrontMatter, type TextFile } from './text-files.js';
 
 /**
  * Project instructions (issue 24): the files a repository keeps for coding agents, read as they
@@ -90,13 +90,14 @@ type Candidate = { path: string; strip: boolean; cursor?: boolean };
 async function rootCandidates(root: string): Promise<Candidate[]> {
   const out: Candidate[] = [{ path: join(root, 'CLAUDE.md'), strip: false }, { path: join(root, '.github', 'copilot-instructions.md'), strip: false }];
   const cline = join(root, '.clinerules');
-  if (await isFolderWithin(cline, root)) {
-    for (const name of await sortedEntries(cline)) if (/\.(md|txt)$/i.test(name)) out.push({ path: join(cline, name), strip: true });
-  } else out.push({ path: cline, strip: true });
   const cursor = join(root, '.cursor', 'rules');
-  if (await isFolderWithin(cursor, root)) {
-    for (const name of await sortedEntries(cursor)) if (/\.(mdc|md)$/i.test(name)) out.push({ path: join(cursor, name), strip: true, cursor: true });
-  }
+  // Both folders are looked at together, and listed together (one wait each, not two; issue 27).
+  const entriesOf = async (dir: string) => ((await isFolderWithin(dir, root)) ? sortedEntries(dir) : null);
+  const [clineNames, cursorNames] = await Promise.all([entriesOf(cline), entriesOf(cursor)]);
+  if (clineNames) {
+    for (const name of clineNames) if (/\.(md|txt)$/i.test(name)) out.push({ path: join(cline, name), strip: true });
+  } else out.push({ path: cline, strip: true });
+  for (const name of cursorNames ?? []) if (/\.(mdc|md)$/i.test(name)) out.push({ path: join(cursor, name), strip: true, cursor: true });
   return out;
 }
 
@@ -158,10 +159,9 @@ export class TurnInstructions {
 
   private async take(candidates: Candidate[]): Promise<InstructionFile[]> {
     const out: InstructionFile[] = [];
-    for (const c of candidates) {
-      const name = relativeName(this.root, c.path);
-      if (this.given.has(name) || !chosen(this.selection, name)) continue;
-      const file = await this.read(c.path);
+    // The files wanted are read ahead and taken in order (the cap is spent in that order).
+    const wanted = candidates.map((c) => ({ c, name: relativeName(this.root, c.path) })).filter(({ name }) => !this.given.has(name) && chosen(this.selection, name));
+    for await (const [{ c, name }, file] of readAhead(wanted, ({ c }) => this.read(c.path))) {
       if (!file) continue;
       let text = file.text;
       if (c.strip) {

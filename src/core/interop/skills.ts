@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { looksLikeSecretFile } from '../secrets/secret-file-names.js';
 import type { Skill, SkillCatalog } from './skill-types.js';
-import { isFolderWithin, readTextFile, relativeName, sortedEntries, splitFrontMatter } from './text-files.js';
+import { isFolderWithin, readAhead, readTextFile, relativeName, sortedEntries, splitFrontMatter } from './text-files.js';
 
 /**
  * Skills in the open Agent Skills layout (issue 24): `<dir>/<name>/SKILL.md` with `name` and
@@ -43,14 +43,15 @@ export async function discoverSkills(sources: SkillSources): Promise<SkillCatalo
     for (const d of SKILL_DIRS_IN_WORKSPACE) places.push({ dir: join(sources.root, d), confine: sources.root, source: 'workspace', shown: (rel) => `${d}/${rel}` });
   }
   const byName = new Map<string, Skill>();
-  for (const place of places) {
-    // A workspace's skill folder (or a skill in it) that leads outside the workspace is not read.
-    if (!(await isFolderWithin(place.dir, place.confine ?? place.dir))) continue;
-    for (const entry of await sortedEntries(place.dir)) {
+  // A workspace's skill folder (or a skill in it) that leads outside the workspace is not read.
+  // The places are listed at once and their skills read ahead, then taken in precedence order: a
+  // turn's start waited on the file system once per place, most of them missing (issue 27).
+  const listed = places.map(async (place) => ((await isFolderWithin(place.dir, place.confine ?? place.dir)) ? sortedEntries(place.dir) : []));
+  const skillFile = async (dir: string, confine: string | null) => ((await isFolderWithin(dir, confine ?? dir)) ? readTextFile(join(dir, 'SKILL.md'), confine ?? dir, SKILL_FILE_CHARS) : null);
+  for (const [i, place] of places.entries()) {
+    for await (const [entry, file] of readAhead(await listed[i]!, (entry) => skillFile(join(place.dir, entry), place.confine))) {
       const dir = join(place.dir, entry);
-      if (!(await isFolderWithin(dir, place.confine ?? dir))) continue;
       const shownAs = place.shown(`${entry}/SKILL.md`);
-      const file = await readTextFile(join(dir, 'SKILL.md'), place.confine ?? dir, SKILL_FILE_CHARS);
       if (!file) continue;
       const fm = splitFrontMatter(file.text);
       const problem = (message: string) => catalog.problems.push({ file: shownAs, message });

@@ -94,6 +94,27 @@ export async function isFolderWithin(path: string, root: string): Promise<boolea
   }
 }
 
+/**
+ * `read` of every item, given back in order, with at most `width` reads under way: a turn's start
+ * no longer waits on the file system once per file it looks for (issue 27), and a folder of
+ * thousands of entries still opens no thousands of files at once.
+ */
+export async function* readAhead<T, R>(items: readonly T[], read: (item: T) => Promise<R>, width = 8): AsyncGenerator<[T, R]> {
+  const started: Promise<R>[] = [];
+  const start = (i: number) => {
+    if (i >= items.length) return;
+    const reading = read(items[i]!);
+    reading.catch(() => undefined); // a later read's failure surfaces when its turn comes
+    started.push(reading);
+  };
+  for (let i = 0; i < width; i++) start(i);
+  for (let i = 0; i < items.length; i++) {
+    const result = await started[i]!;
+    start(i + width);
+    yield [items[i]!, result];
+  }
+}
+
 /** The names in a folder, sorted (code-point order, so the same on every platform); [] when there is none. */
 export async function sortedEntries(dir: string): Promise<string[]> {
   try {
@@ -109,15 +130,12 @@ export async function sortedEntries(dir: string): Promise<string[]> {
  */
 export async function projectRoot(workspace: string): Promise<string> {
   const start = resolve(workspace);
-  for (let dir = start; ; dir = dirname(dir)) {
-    try {
-      await stat(join(dir, '.git'));
-      return dir;
-    } catch {
-      // not here
-    }
-    if (dirname(dir) === dir) return start;
-  }
+  const folders = [start];
+  for (let dir = start; dirname(dir) !== dir; ) folders.push((dir = dirname(dir)));
+  // Every folder is asked at once and the nearest answer wins: one wait on the file system for a
+  // turn's start instead of one per folder above the workspace (issue 27).
+  const found = await Promise.all(folders.map((dir) => stat(join(dir, '.git')).then(() => true, () => false)));
+  return folders[found.indexOf(true)] ?? start;
 }
 
 /** `path` relative to `root` with forward slashes (what people and the config name files by). */
