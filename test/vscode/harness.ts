@@ -601,6 +601,13 @@ export async function onTestFailure(ctx: Mocha.Context, wb: Workbench | undefine
   console.log(`    code-server profile and log: ${wb.server.tmpDir} (${path.basename(wb.server.logFile)})`);
   const errors = wb.consoleErrors();
   if (errors.length) console.log(`    browser console errors:\n      ${errors.slice(-10).join('\n      ')}`);
+  // A modal left open by the failed test (an approval it never answered) would hold its turn, and
+  // every later test in the file would fail behind it: dismiss it, so one failure stays one.
+  const dialog = wb.page.locator('.monaco-dialog-box');
+  if (await dialog.isVisible().catch(() => false)) {
+    await wb.page.keyboard.press('Escape').catch(() => undefined);
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => console.log('    a modal dialog stayed open after the failure'));
+  }
 }
 
 /** Saves a PNG screenshot of the whole workbench to `file` (folders are created). */
