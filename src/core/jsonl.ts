@@ -47,37 +47,108 @@ export function decodeText(bytes: Buffer): string {
  * concurrent writers' lines stay whole. A file whose last line was torn (a crash mid-write left
  * no newline) gets one first: the torn line stays unreadable and is skipped, the new line is not
  * glued onto it and lost with it.
+ *
+ * A file appended to lately stays open for a moment (issue 27: a turn writes two transcript lines
+ * and a usage record per step, and opening and closing the file each time was most of a line's
+ * cost). Each append still asks the name which file it names (one stat, as an open would): a file
+ * deleted, replaced or renamed away since gets its lines no more; the name is opened again, so the
+ * line lands where the name points now, as when every append opened it.
  */
 export function appendLine(file: string, line: string): void {
-  const fd = openSync(file, 'a+');
+  let kept = keptOpen.get(file);
+  let st: Stats | undefined;
+  if (kept) {
+    st = statSync(file, { throwIfNoEntry: false });
+    if (!st || st.ino !== kept.ino || st.dev !== kept.dev) {
+      forget(file, kept);
+      kept = undefined;
+    }
+  }
+  if (!kept) {
+    const fd = openSync(file, 'a+');
+    try {
+      st = fstatSync(fd);
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+    kept = { fd, dev: st.dev, ino: st.ino, size: -1, used: 0 };
+    keep(file, kept);
+  }
+  const size = st!.size;
   try {
-    const st = fstatSync(fd);
-    const size = st.size;
     let torn = false;
-    // The file as this process left it (same file, same size: nobody wrote since) ends with the
-    // newline written last, so its last byte need not be read (issue 27: a transcript gets a line
-    // per message). Anything else, a line another writer added included, is checked.
-    const ours = lastWrites.get(file);
-    if (size > 0 && !(ours && ours.dev === st.dev && ours.ino === st.ino && ours.size === size)) {
+    // The file as this process left it (same size: nobody wrote since) ends with the newline
+    // written last, so its last byte need not be read. Anything else, a line another writer added
+    // included, is checked.
+    if (size > 0 && kept.size !== size) {
       const last = Buffer.alloc(1);
-      torn = readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+      torn = readSync(kept.fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
     }
     const text = `${torn ? '\n' : ''}${line}\n`;
-    const written = writeSync(fd, text);
-    lastWrites.delete(file);
+    const written = writeSync(kept.fd, text);
     // A short write left no newline at the end: the next append checks.
-    if (written === Buffer.byteLength(text)) {
-      lastWrites.set(file, { dev: st.dev, ino: st.ino, size: size + written });
-      if (lastWrites.size > MAX_LAST_WRITES) lastWrites.delete(lastWrites.keys().next().value as string);
-    }
-  } finally {
-    closeSync(fd);
+    kept.size = written === Buffer.byteLength(text) ? size + written : -1;
+    kept.used = Date.now();
+  } catch (e) {
+    forget(file, kept);
+    throw e;
   }
 }
 
-/** Where this process's last append to a file left it, for the files appended to lately. */
-const lastWrites = new Map<string, { dev: number; ino: number; size: number }>();
-const MAX_LAST_WRITES = 64;
+/** A file kept open for appending: which file it is, and the size this process's last append left it at. */
+interface KeptFile {
+  fd: number;
+  dev: number;
+  ino: number;
+  size: number;
+  used: number;
+}
+
+/** The files appended to lately, open. */
+const keptOpen = new Map<string, KeptFile>();
+/** How many are kept open at most, and for how long after their last append. */
+const MAX_KEPT_OPEN = 16;
+const KEPT_OPEN_MS = 2000;
+let sweeping: NodeJS.Timeout | null = null;
+
+function keep(file: string, kept: KeptFile): void {
+  keptOpen.set(file, kept);
+  if (keptOpen.size > MAX_KEPT_OPEN) {
+    const [oldest, entry] = keptOpen.entries().next().value as [string, KeptFile];
+    forget(oldest, entry);
+  }
+  // One timer for them all, which keeps no process alive: one that is done exits.
+  sweeping ??= setTimeout(sweep, KEPT_OPEN_MS).unref();
+}
+
+function forget(file: string, kept: KeptFile): void {
+  if (keptOpen.get(file) === kept) keptOpen.delete(file);
+  try {
+    closeSync(kept.fd);
+  } catch {
+    // already closed
+  }
+}
+
+function sweep(): void {
+  sweeping = null;
+  const now = Date.now();
+  for (const [file, kept] of keptOpen) if (now - kept.used >= KEPT_OPEN_MS) forget(file, kept);
+  if (keptOpen.size) sweeping = setTimeout(sweep, KEPT_OPEN_MS).unref();
+}
+
+/** The files kept open for appending now (tests). */
+export function keptOpenFiles(): string[] {
+  return [...keptOpen.keys()];
+}
+
+/** Closes every file kept open for appending (a host shutting down). */
+export function closeKeptFiles(): void {
+  for (const [file, kept] of keptOpen) forget(file, kept);
+  if (sweeping) clearTimeout(sweeping);
+  sweeping = null;
+}
 
 /** Every accepted value of a JSON Lines file; a missing or unreadable file has none. */
 export function readJsonLines<T>(file: string, accept: Accept<T> = asIs): T[] {

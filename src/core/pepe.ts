@@ -26,6 +26,7 @@ import type { SlotOverview, SlotStatus } from './slots/slot-service.js';
 import type { LoadedSession, SessionInfo, SessionOrigin } from './runtime/session-store.js';
 import type { ProjectUsage, UsageRecord } from './runtime/usage.js';
 import type { PulseOutcome } from './runtime/heartbeat.js';
+import { closeKeptFiles } from './jsonl.js';
 import type { LogEntry } from './log.js';
 import type { McpCheck, McpServerConfig, McpServerRow, McpServerStatus, McpToolInfo, McpToolRow } from './mcp/index.js';
 import type { HostToolSource } from './mcp/host-tools.js';
@@ -332,6 +333,8 @@ export class Pepe extends PepeWiring {
     this.runtime.dispose();
     this.liveGrants.dispose();
     this.builtins.sandbox.dispose();
+    // The transcripts and records appended to lately are kept open a moment (jsonl.ts): let go of them.
+    closeKeptFiles();
   }
 }
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, readdirSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendLine, JsonLinesFile, parseJsonLines, readJsonLines } from '../../../src/core/jsonl.js';
+import { appendLine, closeKeptFiles, JsonLinesFile, keptOpenFiles, parseJsonLines, readJsonLines } from '../../../src/core/jsonl.js';
 import { EventLog } from '../../../src/core/log.js';
 
 describe('JSON Lines: one reader for the log, usage and sessions', () => {
@@ -110,6 +111,80 @@ describe('JSON Lines: one reader for the log, usage and sessions', () => {
     renameSync(join(dir, 'b.jsonl'), f);
     appendLine(f, '{"n":4}');
     assert.deepEqual(readJsonLines<{ n: unknown }>(f).map((v) => v.n), ['x', 'x', 4]);
+  });
+
+  describe('appendLine keeps a file it appends to open for a moment (issue 27)', () => {
+    beforeEach(() => closeKeptFiles());
+    afterEach(() => closeKeptFiles());
+    const ns = (f: string) => readJsonLines<{ n: unknown }>(f).map((v) => v.n);
+    /** The files this process has open now, by name. */
+    const openHere = () => readdirSync('/proc/self/fd').map((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`); } catch { return ''; } });
+
+    it('the next append writes through the open file, and the lines are whole and in order', () => {
+      const f = join(dir, 's.jsonl');
+      for (let i = 1; i <= 3; i++) appendLine(f, JSON.stringify({ n: i }));
+      assert.deepEqual(ns(f), [1, 2, 3]);
+      assert.deepEqual(keptOpenFiles(), [f]);
+      assert.equal(openHere().filter((p) => p === f).length, 1, 'one descriptor for the file, not one per line');
+    });
+
+    it('a file deleted, replaced or renamed away since gets no more lines: the name is opened again', () => {
+      const f = join(dir, 's.jsonl');
+      appendLine(f, '{"n":1}');
+      unlinkSync(f);
+      appendLine(f, '{"n":2}');
+      assert.deepEqual(ns(f), [2], 'deleted: the line went to a new file by that name');
+      // Renamed away (the old file still exists under another name): the line goes to the name.
+      renameSync(f, join(dir, 'moved.jsonl'));
+      writeFileSync(f, '{"n":"new"}\n');
+      appendLine(f, '{"n":3}');
+      assert.deepEqual(ns(f), ['new', 3]);
+      assert.deepEqual(ns(join(dir, 'moved.jsonl')), [2], 'nothing more was written to the file renamed away');
+      // Replaced by rename over it.
+      writeFileSync(join(dir, 'next.jsonl'), '{"n":"next"}\n');
+      renameSync(join(dir, 'next.jsonl'), f);
+      appendLine(f, '{"n":4}');
+      assert.deepEqual(ns(f), ['next', 4]);
+      // Its folder removed and made again (a test's home, a person's clean-up).
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir);
+      appendLine(f, '{"n":5}');
+      assert.deepEqual(ns(f), [5]);
+    });
+
+    it('a line another writer added (torn or whole) while the file was kept open is not glued onto', () => {
+      const f = join(dir, 's.jsonl');
+      appendLine(f, '{"n":1}');
+      appendFileSync(f, '{"n":2}\n');
+      appendLine(f, '{"n":3}');
+      appendFileSync(f, '{"n":"torn');
+      appendLine(f, '{"n":4}');
+      assert.deepEqual(ns(f), [1, 2, 3, 4]);
+      // Truncated in place (same file): the next line starts a line of its own there too.
+      truncateSync(f, 3);
+      appendLine(f, '{"n":5}');
+      assert.equal(readFileSync(f, 'utf8'), '{"n\n{"n":5}\n');
+    });
+
+    it('a command started later inherits no descriptor to the file (a confined command gets no way into a transcript)', () => {
+      const f = join(dir, 'secret-session.jsonl');
+      appendLine(f, '{"n":1}');
+      assert.ok(openHere().includes(f), 'kept open in this process');
+      const childFds = execFileSync('sh', ['-c', 'for fd in /proc/self/fd/*; do readlink "$fd" || true; done'], { encoding: 'utf8' });
+      assert.ok(!childFds.includes(f), `the child holds the transcript open:\n${childFds}`);
+    });
+
+    it('at most 16 files are kept open, the least recently opened closed first; all are closed after a quiet moment', async function () {
+      this.timeout(10_000);
+      const files = Array.from({ length: 20 }, (_, i) => join(dir, `f${i}.jsonl`));
+      for (const f of files) appendLine(f, '{"n":1}');
+      assert.deepEqual(keptOpenFiles(), files.slice(4));
+      assert.equal(openHere().filter((p) => files.includes(p)).length, 16);
+      await new Promise((done) => setTimeout(done, 4500));
+      assert.deepEqual(keptOpenFiles(), []);
+      assert.equal(openHere().filter((p) => files.includes(p)).length, 0, 'closed after two quiet seconds');
+      for (const f of files) assert.deepEqual(ns(f), [1]);
+    });
   });
 
   it('EventLog.readKind: cached, sees what another writer appended, keeps only its kind', () => {
