@@ -88,12 +88,56 @@ export function enableCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = proc
         // no cache this time
       }
     }
+    if (wrote) pruneGoneInstalls(dir, install, prefix);
     if (compiled === null) return;
     // Rewritten entries hold what this process held: the commands compared before still hold when
     // the entries grew (they kept their functions), not when a missing entry was written afresh.
     if (wrote) writeCoverage(coverageFile, compiled, grown ? withCommand(record.commands, command) : [command]);
     else if (!write.length && record.bytes > 0) writeCoverage(coverageFile, record.bytes, withCommand(record.commands, command));
   });
+}
+
+/**
+ * Each install's entries stay until that install is gone: an install records its folder beside
+ * its entries (`<install>.folder`), and a process that writes entries removes those of every
+ * install whose folder no longer exists (an extension's earlier version, a removed global CLI), so
+ * the cache does not grow by a few MB with each update. Entries no install claims (written before
+ * installs recorded their folders) go once they are a month old. Only when entries are written:
+ * a start that finds its entries asks nothing.
+ */
+function pruneGoneInstalls(dir: string, install: string, prefix: string): void {
+  try {
+    const ours = join(dir, `${install}.folder`);
+    if (readFileText(ours) !== prefix) writeFileSync(ours, prefix, { mode: 0o600 });
+    const names = readdirSync(dir);
+    const claimed = new Set<string>();
+    const gone = new Set<string>();
+    for (const name of names) {
+      if (!name.endsWith('.folder')) continue;
+      const other = name.slice(0, -'.folder'.length);
+      claimed.add(other);
+      const folder = other === install ? prefix : readFileText(join(dir, name));
+      if (folder !== undefined && !statSync(folder, { throwIfNoEntry: false })?.isDirectory()) gone.add(other);
+    }
+    const monthAgo = Date.now() - 30 * 24 * 3600 * 1000;
+    for (const name of names) {
+      const owner = /^([0-9a-f]{16})[-.]/.exec(name)?.[1];
+      if (!owner || owner === install) continue;
+      const file = join(dir, name);
+      const unclaimedAndOld = !claimed.has(owner) && (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < monthAgo;
+      if (gone.has(owner) || unclaimedAndOld) rmSync(file, { force: true });
+    }
+  } catch {
+    // pruned next time
+  }
+}
+
+function readFileText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The commands compared against an install's entries: a few dozen at most (beyond, a command compares each time). */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -67,6 +67,59 @@ describe('the CLI code cache across installs (issue 27)', function () {
     const again = entries();
     assert.deepEqual(again, afterB, 'a warm run of each install writes no new entry');
     for (const f of again) assert.equal(stamp(f), before[f], `${f} was not rewritten (it was used, not missed)`);
+  });
+});
+
+describe('the CLI code cache lets go of installs that are gone (issue 27)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'pepe-code-cache-prune-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Failed before: entries were named per install and never removed, so each update of the
+  // extension (a new folder) left its predecessor's few MB behind for good.
+  it("an install whose folder is gone loses its entries the next time another install writes; a live one keeps them; old unclaimed ones go", async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => join(dir, n));
+    for (const install of [a, b, c]) cpSync(join(ROOT, 'dist'), install!, { recursive: true });
+    const cache = join(dir, 'cache');
+    const v8dir = join(cache, 'pepe', 'v8');
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: cache, PEPE_HOME: join(dir, 'home') };
+    const run = async (install: string) => {
+      const r = await execa('node', [join(install, 'cli.js'), 'slot', 'list'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+      assert.equal(r.exitCode, 0, r.stderr);
+    };
+    const entries = () => readdirSync(v8dir).sort();
+    const owners = () => new Set(entries().map((f) => f.slice(0, 16)));
+    await run(a!);
+    await run(b!);
+    await run(c!);
+    assert.equal(owners().size, 3, `three installs' entries: ${entries().join(', ')}`);
+    assert.equal(entries().filter((f) => f.endsWith('.folder')).length, 3, 'each install records its folder');
+    const ofB = entries().filter((f) => readFileSync(join(v8dir, f)).includes(b!) && f.endsWith('.folder'))[0]!.slice(0, 16);
+    // An entry no install claims (written before installs recorded their folders), a month old.
+    const stray = join(v8dir, '0123456789abcdef-cli-core.js-1-1-x64.bin');
+    writeFileSync(stray, 'x');
+    const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    utimesSync(stray, old, old);
+    const fresh = join(v8dir, 'fedcba9876543210-cli-core.js-1-1-x64.bin');
+    writeFileSync(fresh, 'x');
+
+    rmSync(b!, { recursive: true, force: true });
+    await run(a!);
+    assert.ok(owners().has(ofB), 'a start that finds its entries removes nothing (it writes nothing)');
+    // Install a is rebuilt (its bundle changes), so its next start writes entries, and prunes.
+    const bundle = join(a!, 'cli-core.js');
+    writeFileSync(bundle, readFileSync(bundle, 'utf8') + '\n');
+    await run(a!);
+    const left = entries();
+    assert.ok(!left.some((f) => f.startsWith(ofB)), `install b's entries are gone: ${left.join(', ')}`);
+    assert.ok(!left.includes('0123456789abcdef-cli-core.js-1-1-x64.bin'), 'the old unclaimed entry is gone');
+    assert.ok(left.includes('fedcba9876543210-cli-core.js-1-1-x64.bin'), 'a recent unclaimed entry stays');
+    assert.equal(owners().size, 3, `a's and c's entries stay (and the recent stray): ${left.join(', ')}`);
+    assert.equal(left.filter((f) => f.includes('cli-core.js') && f.endsWith('.bin')).length, 3, "a's earlier build's entry replaced, c's kept, the stray");
   });
 });
 
