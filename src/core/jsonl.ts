@@ -208,12 +208,15 @@ export class JsonLinesReader<T> {
 
   /** The values added since the last call; null when the file cannot be opened (missing, unreadable). */
   next(): { restarted: boolean; added: T[] } | null {
-    // Unchanged since the last read: one stat by name (opening and closing it cost two more calls).
+    // Unchanged since the last read, or still missing: one stat by name (opening and closing it
+    // cost two more calls, and a failed open throws, which costs more than the stat).
     const s = this.stamp;
-    if (s) {
-      const now = statSync(this.file, { throwIfNoEntry: false });
-      if (now && sameStamp(s, now)) return { restarted: false, added: [] };
+    const now = statSync(this.file, { throwIfNoEntry: false });
+    if (!now) {
+      this.reset();
+      return null;
     }
+    if (s && sameStamp(s, now)) return { restarted: false, added: [] };
     let fd: number;
     try {
       fd = openSync(this.file, 'r');
