@@ -97,8 +97,10 @@ function deepFreeze<T>(value: T): T {
 export function loadMockScriptCached(file: string): MockScript {
   let stamp: string | null = null;
   try {
-    const st = statSync(file, { bigint: true });
-    stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    // Plain numbers: a bigint stat and its text cost several times more, and the times as
+    // fractional milliseconds still tell apart writes a fraction of a microsecond apart.
+    const st = statSync(file);
+    stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
     // loadMockScript reports it
   }

@@ -90,7 +90,7 @@ export class Redactor {
 
   /** A deep copy of `value` with every string (and object key) masked; other values as they are. */
   value<T>(value: T): T {
-    return this.walk(value, new WeakSet()) as T;
+    return this.walk(value, [], true) as T;
   }
 
   /**
@@ -98,7 +98,8 @@ export class Redactor {
    * a harmless string into a secret's spelling. The second pass keeps the document valid JSON.
    */
   json(value: unknown, space?: number): string {
-    const masked = this.value(value);
+    // Only serialised: what needs no masking is not copied first (a transcript line is mostly that).
+    const masked = this.walk(value, [], false);
     const text = JSON.stringify(masked, null, space) ?? 'null';
     if (!this.all) return text;
     this.all.lastIndex = 0;
@@ -115,24 +116,58 @@ export class Redactor {
     }
   }
 
-  private walk(value: unknown, seen: WeakSet<object>): unknown {
+  /**
+   * `value` with every string and key masked. `copy`: a new array or object for each one met;
+   * otherwise one only where something inside changed, and the value itself where nothing did.
+   * `open` holds the arrays and objects being walked (a value met again inside itself is a cycle).
+   */
+  private walk(value: unknown, open: object[], copy: boolean): unknown {
     if (typeof value === 'string') return this.text(value);
     if (value === null || typeof value !== 'object') return value;
-    if (seen.has(value)) return '[circular]';
-    seen.add(value);
+    if (open.includes(value)) return '[circular]';
+    open.push(value);
     try {
-      if (Array.isArray(value)) return value.map((v) => this.walk(v, seen));
-      if (!isPlain(value)) {
-        const json = (value as { toJSON?: () => unknown }).toJSON;
-        return typeof json === 'function' ? this.walk(json.call(value), seen) : value instanceof Error ? this.text(String(value)) : value;
+      if (Array.isArray(value)) {
+        let out: unknown[] | null = copy ? new Array<unknown>(value.length) : null;
+        for (let i = 0; i < value.length; i++) {
+          const v: unknown = value[i];
+          const w = this.walk(v, open, copy);
+          if (out) out[i] = w;
+          else if (w !== v) {
+            out = value.slice(0, i);
+            out[i] = w;
+          }
+        }
+        return out ?? value;
       }
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[this.text(k)] = this.walk(v, seen);
-      return out;
+      // What JSON.stringify would write for it (a Date, an object with its own toJSON), masked.
+      const json = (value as { toJSON?: () => unknown }).toJSON;
+      if (typeof json === 'function') return this.walk(json.call(value), open, copy);
+      if (!isPlain(value)) return value instanceof Error ? this.text(String(value)) : value;
+      let out: Record<string, unknown> | null = copy ? {} : null;
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        const v = (value as Record<string, unknown>)[k];
+        const mk = this.text(k);
+        const w = this.walk(v, open, copy);
+        if (!out && (w !== v || mk !== k)) {
+          out = {};
+          for (let j = 0; j < i; j++) out[keys[j]!] = (value as Record<string, unknown>)[keys[j]!];
+        }
+        if (out) setOwn(out, mk, w);
+      }
+      return out ?? value;
     } finally {
-      seen.delete(value);
+      open.pop();
     }
   }
+}
+
+/** `out[key] = value` as an own property, `__proto__` too (plain assignment would set the prototype). */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 function isPlain(value: object): boolean {

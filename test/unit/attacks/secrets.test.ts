@@ -56,6 +56,35 @@ describe('attacks: secrets in every spelling', () => {
     assert.deepEqual(leaks(JSON.stringify(r.value(doc))), []);
   });
 
+  it('masks inside arrays, nested objects, keys named __proto__ and values with toJSON; a cycle stays a cycle marker', () => {
+    const r = new Redactor([KEY]);
+    // JSON.parse makes "__proto__" an own key: masking must keep it as one, with its value masked.
+    const doc = JSON.parse(`{"list": ["plain", {"deep": [${JSON.stringify(KEY)}]}], "__proto__": {"token": ${JSON.stringify(KEY)}}}`) as Record<string, unknown>;
+    doc.at = { toJSON: () => `at ${KEY}` };
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    doc.cyclic = cyclic;
+    for (const out of [JSON.parse(r.json(doc)), JSON.parse(JSON.stringify(r.value(doc)))]) {
+      assert.deepEqual(out.list, ['plain', { deep: [REDACTED] }]);
+      assert.ok(Object.prototype.hasOwnProperty.call(out, '__proto__'), 'the __proto__ key is kept');
+      assert.deepEqual(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, { token: REDACTED });
+      assert.equal(out.at, `at ${REDACTED}`);
+      assert.deepEqual(out.cyclic, { name: 'loop', self: '[circular]' });
+    }
+  });
+
+  it('value() is a copy even where nothing is masked; json() of a value needing no masking is its JSON', () => {
+    const r = new Redactor([KEY]);
+    const doc = { type: 'tool_result', content: 'nothing secret here', path: ['a', 'b'], nested: { n: 1 } };
+    const copy = r.value(doc);
+    assert.deepEqual(copy, doc);
+    assert.notEqual(copy, doc);
+    assert.notEqual(copy.path, doc.path);
+    assert.notEqual(copy.nested, doc.nested);
+    assert.equal(r.json(doc), JSON.stringify(doc));
+    assert.equal(r.json(doc, 2), JSON.stringify(doc, null, 2));
+  });
+
   it('a key that looks like JSON punctuation cannot break the document', () => {
     const odd = '","x":"abcdefgh';
     const r = new Redactor([odd]);
