@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * A zod schema built on first use instead of when its module loads (issue 27). Building a schema
@@ -7,11 +7,11 @@ import { z } from 'zod';
  *
  * The value stands in for the schema itself (a Proxy forwarding every operation to it), so it is
  * used exactly as the schema would be: `X.parse(v)`, `z.array(X)`, `z.infer<typeof X>`,
- * `X instanceof z.ZodObject`. Nothing is validated less: the first operation builds the schema and
+ * `X instanceof z.ZodMiniObject`. Nothing is validated less: the first operation builds the schema and
  * every later one goes to that same instance. `build` must be pure (no side effects, no input):
  * it runs once, whenever the first use happens.
  */
-export function lazySchema<T extends z.ZodType>(build: () => T): T {
+export function lazySchema<T extends z.core.$ZodType>(build: () => T): T {
   let real: T | undefined;
   const schema = (): T => {
     if (real) return real;
