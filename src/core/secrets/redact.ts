@@ -153,7 +153,7 @@ export class Redactor {
         const w = this.walk(v, open, copy);
         if (!out && (w !== v || mk !== k)) {
           out = {};
-          for (let j = 0; j < i; j++) out[keys[j]!] = (value as Record<string, unknown>)[keys[j]!];
+          for (let j = 0; j < i; j++) setOwn(out, keys[j]!, (value as Record<string, unknown>)[keys[j]!]);
         }
         if (out) setOwn(out, mk, w);
       }

@@ -73,6 +73,18 @@ describe('attacks: secrets in every spelling', () => {
     }
   });
 
+  it('a __proto__ key before the first key that needs masking is kept as a key (copy on write)', () => {
+    const r = new Redactor([KEY]);
+    // Nothing under "__proto__" needs masking, so the copy starts only at "later": the keys before
+    // it are copied then, and "__proto__" must stay an own key rather than become the prototype.
+    const doc = JSON.parse(`{"__proto__": {"plain": 1}, "later": ${JSON.stringify(KEY)}}`) as Record<string, unknown>;
+    for (const out of [JSON.parse(r.json(doc)), JSON.parse(JSON.stringify(r.value(doc)))]) {
+      assert.ok(Object.prototype.hasOwnProperty.call(out, '__proto__'), 'the __proto__ key is kept');
+      assert.deepEqual(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, { plain: 1 });
+      assert.equal(out.later, REDACTED);
+    }
+  });
+
   it('value() is a copy even where nothing is masked; json() of a value needing no masking is its JSON', () => {
     const r = new Redactor([KEY]);
     const doc = { type: 'tool_result', content: 'nothing secret here', path: ['a', 'b'], nested: { n: 1 } };
