@@ -104,7 +104,7 @@ async function lazyVendors() {
  * one, requires child_process for a feature `pepe` does not use; the code cache asks v8 only at exit. Only modules whose exports are an
  * object belong here (not `assert`, which is a function).
  */
-export const LAZY_BUILTINS = ['child_process', 'crypto', 'readline/promises', 'v8', 'worker_threads'];
+export const LAZY_BUILTINS = ['child_process', 'crypto', 'readline/promises', 'tty', 'v8', 'worker_threads', 'zlib'];
 
 async function lazyBuiltins() {
   const keys = {};

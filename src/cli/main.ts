@@ -21,6 +21,7 @@ import { registerTaskCommands } from './commands/task.js';
 import { registerTrustCommands } from './commands/trust.js';
 import type { CliContext } from './context.js';
 import { loadCliCore } from './core-loader.js';
+import { stderr, stdout } from './stdio.js';
 
 export type { CliContext } from './context.js';
 
@@ -30,7 +31,7 @@ export type { CliContext } from './context.js';
  * the rest become the same escapes a JSON reader decodes back).
  */
 const inertOutput = inertJson;
-const writeErr = (text: string) => process.stderr.write(inertOutput(text));
+const writeErr = (text: string) => stderr(inertOutput(text));
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('pepe')
@@ -81,7 +82,7 @@ export async function main(argv: string[]): Promise<number> {
     },
     // Everything a command prints may quote outside text (a diff, an MCP tool's description, a
     // session title, a plugin's error): made inert here, once, for every command.
-    out: (text) => process.stdout.write(inertOutput(text.endsWith('\n') ? text : `${text}\n`)),
+    out: (text) => stdout(inertOutput(text.endsWith('\n') ? text : `${text}\n`)),
   };
   const program = buildProgram(ctx);
   // Commander's own usage errors (unknown option, missing argument) exit 2 (spec 9.1).

@@ -5,6 +5,7 @@
 import { errorMessage } from '../core/errors.js';
 import { enableAsciiBundleRead } from './bundle-read.js';
 import { enableCodeCache } from './code-cache.js';
+import { stderr } from './stdio.js';
 
 // (V8's WebAssembly tier for the bash grammar is set when the grammar is first loaded: core-loader.ts.)
 // zod compiles a parser (`new Function`) for each object schema the first time it parses with it:
@@ -31,7 +32,7 @@ import('./main.js')
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`pepe: ${errorMessage(e)}\n`);
+      stderr(`pepe: ${errorMessage(e)}\n`);
       process.exitCode = 1;
     },
   );

@@ -6,6 +6,7 @@ import { json, table } from '../format.js';
 import { parseList, type CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { inert } from './trust.js';
+import { stdout } from '../stdio.js';
 
 function parseSlots(value: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -86,7 +87,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .action(async (name: string, opts: { output?: string }) => {
       const pepe = await ctx.pepe();
       const text = pepe.agentExport(name);
-      if (!opts.output) return void process.stdout.write(text);
+      if (!opts.output) return void stdout(text);
       const { writeFile } = await import('node:fs/promises');
       try {
         await writeFile(opts.output, text, { flag: 'wx' });

@@ -7,6 +7,7 @@ import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { promptLines } from '../../core/interop/prompts.js';
 import { expandedText, explicitModel, globalFlags } from './run.js';
+import { stderr, stdout, useStreams } from '../stdio.js';
 
 const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /trust (trust this conversation again after outside content), /plan (only tools that read run; the agent answers with a plan), /act (back to acting), /start [AGENT] (carry out the last plan), /help (commands and prompts), /exit; /name args uses a prompt file; Ctrl+C stops a running turn';
 
@@ -28,14 +29,16 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
       const { createInterface, TerminalRenderer, TtyPrompter, statusLine, planHandover } = await loadCliCore();
+      // readline writes to process.stdout itself: every write goes through the streams from here (stdio.ts).
+      useStreams();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });
       // Iterate from the start: lines piped in while the core loads are buffered, not dropped.
       const lines = rl[Symbol.asyncIterator]();
       const person = !!process.stdin.isTTY;
-      const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, (t) => process.stdout.write(t)) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
+      const pepe = await ctx.pepe({ prompter: person ? new TtyPrompter(rl, stdout) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
       const canonical = pepe.switchTarget({ agent: first, switchTo: first }).agent;
       if (!canonical) throw new UsageError(`unknown agent "${first}"; see pepe agent list`);
-      const renderer = new TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t), { verbose });
+      const renderer = new TerminalRenderer(stdout, stderr, { verbose });
       let agent = canonical;
       let sessionId = opts.session;
       // Outside content in this conversation (spec 5.3): shown in the prompt until the person types /trust.
@@ -59,13 +62,13 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           lastProblem = '';
         } catch (e) {
           const problem = errorMessage(e);
-          if (problem !== lastProblem) process.stderr.write(`pepe: ${problem}; keeping the configuration from before\n`);
+          if (problem !== lastProblem) stderr(`pepe: ${problem}; keeping the configuration from before\n`);
           lastProblem = problem;
         }
       };
       ctx.out(`chatting with ${agent}. ${HELP}`);
       for (;;) {
-        process.stdout.write(`${agent}${tainted ? TAINT_MARK : ''}> `);
+        stdout(`${agent}${tainted ? TAINT_MARK : ''}> `);
         const next = await lines.next();
         if (next.done) break;
         if (!next.value.trim()) continue;
@@ -133,7 +136,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
           text = planHandover(lastPlan);
           lastPlan = null;
           ctx.out('(acting: carrying out the plan)');
-        } else text = await expandedText(pepe, input.text.trim(), (line) => verbose && process.stderr.write(`ℹ ${line}\n`));
+        } else text = await expandedText(pepe, input.text.trim(), (line) => verbose && stderr(`ℹ ${line}\n`));
         turn = new AbortController();
         try {
           // The turns of this one (the consulted agents' included), for the status line's "turn" figures.
@@ -143,7 +146,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
             renderer.handle(e);
             if (e.type === 'taint' && e.path.length === 1 && !tainted) {
               tainted = true;
-              process.stderr.write(`  ⚠ this conversation took in outside content (${e.sources.map(visibleLine).join(', ')}): pre-approved calls ask first until you type /trust\n`);
+              stderr(`  ⚠ this conversation took in outside content (${e.sources.map(visibleLine).join(', ')}): pre-approved calls ask first until you type /trust\n`);
             }
           };
           const result = await pepe.run({ agent, text, model, sessionId, signal: turn.signal, onEvent, personPresent: person, metadata: { channel: 'cli-chat' }, ...(planMode !== undefined ? { planMode } : {}) });
@@ -156,7 +159,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
             ctx.out('(plan mode: /start carries out this plan, /start AGENT hands it to another agent)');
           }
           if (result.status === 'cancelled') ctx.out('(stopped)');
-          if (result.status === 'error') process.stderr.write(`pepe: ${result.error}\n`);
+          if (result.status === 'error') stderr(`pepe: ${result.error}\n`);
           if (result.switchTo) {
             // The target may have been removed while the turn ran: then the conversation stays here.
             await reload();
@@ -169,7 +172,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
             } else ctx.out(`(${next.notice})`);
           }
         } catch (e) {
-          process.stderr.write(`pepe: ${errorMessage(e)}\n`);
+          stderr(`pepe: ${errorMessage(e)}\n`);
         } finally {
           turn = null;
         }

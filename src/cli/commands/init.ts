@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
+import { stderr } from '../stdio.js';
 
 /**
  * `pepe init [DIR]` scaffolds an agent core (spec 7); `pepe init --check [DIR]` validates one and
@@ -38,8 +39,8 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
             continue;
           }
           total += c.problems.length;
-          for (const p of c.problems) process.stderr.write(`${formatProblem(p, dir !== undefined ? cwd : c.dir)}\n`);
-          process.stderr.write(`pepe: ${c.problems.length} problem${c.problems.length === 1 ? '' : 's'} in the agent core at ${c.label}\n`);
+          for (const p of c.problems) stderr(`${formatProblem(p, dir !== undefined ? cwd : c.dir)}\n`);
+          stderr(`pepe: ${c.problems.length} problem${c.problems.length === 1 ? '' : 's'} in the agent core at ${c.label}\n`);
         }
         process.exitCode = total ? 2 : 0;
         return;

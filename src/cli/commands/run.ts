@@ -6,6 +6,7 @@ import { Redactor } from '../../core/secrets/redact.js';
 import { secretValues } from '../../core/secrets/scrub.js';
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
+import { isTerminal, stderr, stdout, useStreams } from '../stdio.js';
 
 interface RunOptions {
   model?: string;
@@ -65,11 +66,13 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       // Read before anything starts: a bad file is a usage error, and nothing is sent.
       const images = await core.readImageFiles(opts.image);
       // Spec 5.4: without a terminal to ask on, nobody is present.
-      const interactive = opts.input && !!process.stdin.isTTY && !opts.json;
+      const interactive = opts.input && isTerminal(0) && !opts.json;
+      // readline writes to process.stderr itself: every write goes through the streams from here (stdio.ts).
+      if (interactive) useStreams();
       const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
-      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, (t) => process.stderr.write(t)) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
-      const renderer = new core.TerminalRenderer((t) => process.stdout.write(t), (t) => process.stderr.write(t), { verbose });
-      const text = await expandedText(pepe, given, (line) => verbose && !opts.json && process.stderr.write(`ℹ ${line}\n`));
+      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, stderr) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
+      const renderer = new core.TerminalRenderer(stdout, stderr, { verbose });
+      const text = await expandedText(pepe, given, (line) => verbose && !opts.json && stderr(`ℹ ${line}\n`));
       // Spec 8: the core masks the event stream; a JSON line is masked again on its serialised
       // text, where escaping can spell a key anew.
       const redactor = new Redactor(secretValues(pepe.env, pepe.config));
@@ -80,8 +83,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       try {
         const result = await pepe.run({ agent, text, model, sessionId: opts.session, signal: ac.signal, onEvent, personPresent: interactive, metadata: { channel: 'cli' }, ...(images.length ? { images } : {}), ...(opts.plan ? { planMode: true } : {}) });
         if (!opts.json) {
-          if (result.status === 'error') process.stderr.write(`pepe: ${redactor.text(result.error ?? '')}\n`);
-          process.stderr.write(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);
+          if (result.status === 'error') stderr(`pepe: ${redactor.text(result.error ?? '')}\n`);
+          stderr(`(session ${result.sessionId}${result.status !== 'ok' ? `, ${result.status}` : ''})\n`);
         }
         process.exitCode = result.status === 'error' || result.status === 'cancelled' || result.status === 'budget' ? 1 : 0;
       } finally {

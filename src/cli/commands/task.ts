@@ -8,6 +8,7 @@ import type { CommitIdentity, TaskRecord, TaskService, TaskView } from '../../co
 import type { CliContext } from '../context.js';
 import { loadCliCore } from '../core-loader.js';
 import { json, printListing, table } from '../format.js';
+import { isTerminal, useStreams } from '../stdio.js';
 
 /**
  * `pepe task start|list|show|diff|commit|merge|discard|stop` (issue 28): background tasks, each an
@@ -217,8 +218,9 @@ function startRunner(record: TaskRecord, tasks: TaskService, home: string | unde
 }
 
 async function confirm(yes: boolean | undefined, question: string): Promise<boolean> {
-  if (yes || !process.stdin.isTTY) return true;
+  if (yes || !isTerminal(0)) return true;
   const { createInterface } = await loadCliCore();
+  useStreams(); // readline writes to process.stderr itself (stdio.ts)
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(question)).trim());

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { CLI, ensureBuilt, ROOT } from '../helpers/cli.js';
@@ -101,6 +102,36 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     const run = await traced(home, ['run', 'a', 'hello']);
     assert.equal(run.exitCode, 0, run.stderr);
     for (const vendor of ['mcp-sdk.js', 'tree-sitter.js']) assert.equal(run.dist(`cli-vendor/${vendor}`), false, `${vendor} was loaded for a mock turn`);
+  });
+
+  // Failed before: writing to a pipe built process.stdout (net and the streams), and the bash
+  // grammar's node:zlib (and the streams with it) loaded with the core, on every command.
+  it('slot list and a mock run writing to a pipe load neither net, the streams nor zlib', async () => {
+    home.writeConfig({ agents: { a: { model: 'mock' } } });
+    for (const args of [['slot', 'list'], ['run', 'a', 'hello']]) {
+      // The second run: the first writes the code cache, which asks node:v8 (and its streams).
+      assert.equal((await traced(home, args, { input: '' })).exitCode, 0);
+      const r = await traced(home, args, { input: '' });
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.ok(r.stdout.length > 0);
+      assert.ok(r.loaded.includes('NativeModule fs'), 'the trace lists built-ins');
+      for (const builtin of ['net', 'zlib', 'tty', ...(args[0] === 'slot' ? ['stream'] : [])]) assert.ok(!r.loaded.includes(`NativeModule ${builtin}`), `pepe ${args.join(' ')} loaded node:${builtin}`);
+    }
+  });
+
+  // Failed before: `pepe slot list | head -1` died of an unhandled EPIPE with a stack trace.
+  it('a reader that goes away (pepe … | head) ends the output quietly, not with an EPIPE crash', async () => {
+    home.writeConfig({ agents: { a: { model: 'mock' } } });
+    for (const args of [['slot', 'list'], ['run', 'a', 'hello']]) {
+      const child = spawn('node', [CLI, ...args], { cwd: home.dir, env: { PATH: process.env.PATH ?? '', HOME: home.dir, PEPE_HOME: home.dir, XDG_CACHE_HOME: join(home.dir, 'cache') }, stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdout.destroy(); // the read end closes before the command writes anything
+      child.stdin.end();
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+      assert.equal(code, 0, `pepe ${args.join(' ')} exited ${code}: ${err}`);
+      assert.doesNotMatch(err, /EPIPE|Unhandled|at /, `pepe ${args.join(' ')} printed: ${err}`);
+    }
   });
 
   it('the bundles are pure ASCII and carry zod\'s English messages only (each start reads all of them)', () => {
