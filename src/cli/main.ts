@@ -33,7 +33,47 @@ export type { CliContext } from './context.js';
 const inertOutput = inertJson;
 const writeErr = (text: string) => stderr(inertOutput(text));
 
-export function buildProgram(ctx: CliContext): Command {
+/**
+ * Each top-level command and what registers it (with its subcommands), in the order `--help` lists
+ * them. A command line naming one of them builds that one alone: building all of them is most of
+ * what commander costs a command's start-up.
+ */
+const COMMANDS: readonly (readonly [string, (program: Command, ctx: CliContext) => void])[] = [
+  ['slot', registerSlotCommands],
+  ['plugin', registerPluginCommands],
+  ['agent', registerAgentCommands],
+  ['doctor', registerDoctorCommand],
+  ['run', registerRunCommand],
+  ['chat', registerChatCommand],
+  ['approvals', registerApprovalCommands],
+  ['grants', registerGrantCommands],
+  ['sessions', registerSessionCommands],
+  ['usage', registerUsageCommand],
+  ['heartbeat', registerHeartbeatCommand],
+  ['memory', registerMemoryCommands],
+  ['init', registerInitCommand],
+  ['checkpoints', registerCheckpointCommands],
+  ['mcp', registerMcpCommands],
+  ['trust', registerTrustCommands],
+  ['task', registerTaskCommands],
+];
+
+/** Global options that take a value (the word after them is not the command). */
+const VALUE_OPTIONS = new Set(['--home']);
+
+/** The top-level command a command line names, when it names a known one. */
+export function commandNamed(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (VALUE_OPTIONS.has(word)) i++;
+    else if (!word.startsWith('-')) return COMMANDS.some(([name]) => name === word) ? word : undefined;
+  }
+  return undefined;
+}
+
+/** The program; given the command line, with only the command it names (all of them otherwise: help, a mistake). */
+export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command {
   const program = new Command('pepe')
     .description('Pepe: a team of AI agents with exclusive slots, routes and a permission barrier.')
     .option('--home <dir>', 'PEPE_HOME to use (default: $PEPE_HOME, then ~/.pepe)')
@@ -41,23 +81,8 @@ export function buildProgram(ctx: CliContext): Command {
     .option('--untrusted', "treat this folder as untrusted (like VS Code's Restricted Mode): its instruction, skill and prompt files are not read, nothing in it runs, nothing writes")
     .showHelpAfterError('(run pepe --help for usage)')
     .exitOverride();
-  registerSlotCommands(program, ctx);
-  registerPluginCommands(program, ctx);
-  registerAgentCommands(program, ctx);
-  registerDoctorCommand(program, ctx);
-  registerRunCommand(program, ctx);
-  registerChatCommand(program, ctx);
-  registerApprovalCommands(program, ctx);
-  registerGrantCommands(program, ctx);
-  registerSessionCommands(program, ctx);
-  registerUsageCommand(program, ctx);
-  registerHeartbeatCommand(program, ctx);
-  registerMemoryCommands(program, ctx);
-  registerInitCommand(program, ctx);
-  registerCheckpointCommands(program, ctx);
-  registerMcpCommands(program, ctx);
-  registerTrustCommands(program, ctx);
-  registerTaskCommands(program, ctx);
+  const named = argv && commandNamed(argv);
+  for (const [name, register] of COMMANDS) if (!named || name === named) register(program, ctx);
   return program;
 }
 
@@ -84,7 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     // session title, a plugin's error): made inert here, once, for every command.
     out: (text) => stdout(inertOutput(text.endsWith('\n') ? text : `${text}\n`)),
   };
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, argv);
   // Commander's own usage errors (unknown option, missing argument) exit 2 (spec 9.1).
   program.configureOutput({ writeErr: (s) => writeErr(s) });
   try {
