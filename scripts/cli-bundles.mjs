@@ -15,7 +15,7 @@
 // Node built-ins few commands use get the same kind of stand-in (LAZY_BUILTINS).
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { relative, resolve, sep } from 'node:path';
@@ -51,6 +51,9 @@ export const LAZY_VENDORS = {
  * Packages the sources `require` (their CommonJS build; web-tree-sitter's ES build needs
  * `import.meta`, which a CommonJS bundle does not have): their vendor bundle requires them too.
  */
+/** package.json's version, for `pepe --version` (in dist/cli.js and dist/cli-main.js). */
+const VERSION = JSON.stringify(JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).version);
+
 const REQUIRED_VENDOR_PACKAGES = new Set(['web-tree-sitter']);
 const requireFromRoot = createRequire(resolve(ROOT, 'package.json'));
 
@@ -220,9 +223,9 @@ export async function cliBuilds(shared) {
   return [
     // `supported`: a lazy import() becomes a require (no ES module loader start-up).
     // PEPE_HELP_TEXT: none in this build; withHelpText builds it again with the help it prints.
-    { ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', define: { PEPE_HELP_TEXT: 'undefined' }, banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [MAIN]: './cli-main.js', [ERRORS]: './cli-errors.js' }), await lazyBuiltins()] },
+    { ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', define: { PEPE_HELP_TEXT: 'undefined', PEPE_VERSION: VERSION }, banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [MAIN]: './cli-main.js', [ERRORS]: './cli-errors.js' }), await lazyBuiltins()] },
     // cli-main.js gets the vendor stand-ins too (yaml, for front matter, would be half of `--help`).
-    { ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js', [CORE_BUNDLE]: './cli-core.js' }), await lazyVendors(), await lazyBuiltins()] },
+    { ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', define: { PEPE_VERSION: VERSION }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js', [CORE_BUNDLE]: './cli-core.js' }), await lazyVendors(), await lazyBuiltins()] },
     {
       ...common,
       // The CLI's core, and every core module the extension's core bundle takes from it.

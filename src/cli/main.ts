@@ -25,6 +25,9 @@ import { stderr, stdout } from './stdio.js';
 
 export type { CliContext } from './context.js';
 
+/** package.json's version, set by the build (scripts/cli-bundles.mjs). */
+declare const PEPE_VERSION: string | undefined;
+
 /**
  * Terminal-inert text: every control, C1, bidi and other hidden character written as `\uXXXX`
  * (tabs and newlines kept). JSON output stays valid JSON (JSON already escapes C0 controls, so
@@ -79,6 +82,7 @@ export function buildProgram(ctx: CliContext, argv?: readonly string[]): Command
     .option('--home <dir>', 'PEPE_HOME to use (default: $PEPE_HOME, then ~/.pepe)')
     .option('--verbose', 'print error details; run and chat also name the instruction files used')
     .option('--untrusted', "treat this folder as untrusted (like VS Code's Restricted Mode): its instruction, skill and prompt files are not read, nothing in it runs, nothing writes")
+    .version(typeof PEPE_VERSION === 'string' ? PEPE_VERSION : 'unbuilt', '-V, --version', 'print the version')
     .showHelpAfterError('(run pepe --help for usage)')
     .exitOverride();
   const named = argv && commandNamed(argv);

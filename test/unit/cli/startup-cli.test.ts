@@ -70,6 +70,18 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     assert.equal(short.stdout, commander.stdout);
   });
 
+  it('--version prints package.json\'s version from the entry bundle alone; the whole program knows it too', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = await traced(home, [flag]);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(r.stdout, version);
+      assert.equal(r.dist('cli-main.js'), false, `${flag} loaded the commands`);
+    }
+    const commander = await execa('node', ['-e', "require(process.argv[1]).main(['--version']).then((c) => { process.exitCode = c; })", join(ROOT, 'dist/cli-main.js')], { reject: false, stdin: 'ignore' });
+    assert.equal(commander.stdout, version, commander.stderr);
+  });
+
   it('the heavy dependencies live in their own bundles, not in the entry or the core', () => {
     const text = (f: string) => readFileSync(join(ROOT, 'dist', f), 'utf8');
     // A string only each library's own code contains (the core names yaml's exports, hence a class body).
