@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { relative } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { openChecked, pathFact } from './tools/file-access.js';
 import type { PepePaths } from './paths.js';
 import { lazySchema } from './lazy-schema.js';
@@ -16,17 +16,15 @@ import { ATTACHMENT_KINDS, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS } from './conte
 export { ATTACHMENT_KINDS, MAX_ATTACHMENT_CHARS, MAX_ATTACHMENTS };
 
 export const TurnAttachment = lazySchema(() =>
-  z
-    .object({
-      kind: z.enum(ATTACHMENT_KINDS),
-      /** What the person sees on the chip: a workspace-relative path, "selection in app.ts:10-20", "Problems". */
-      label: z.string().min(1).max(500),
-      content: z.string().max(MAX_ATTACHMENT_CHARS),
-    })
-    .strict(),
+  z.strictObject({
+    kind: z.enum(ATTACHMENT_KINDS),
+    /** What the person sees on the chip: a workspace-relative path, "selection in app.ts:10-20", "Problems". */
+    label: z.string().check(z.minLength(1), z.maxLength(500)),
+    content: z.string().check(z.maxLength(MAX_ATTACHMENT_CHARS)),
+  }),
 );
 export type TurnAttachment = z.infer<typeof TurnAttachment>;
-export const TurnAttachments = lazySchema(() => z.array(TurnAttachment).max(MAX_ATTACHMENTS));
+export const TurnAttachments = lazySchema(() => z.array(TurnAttachment).check(z.maxLength(MAX_ATTACHMENTS)));
 
 /** Characters that would let an attachment's label or content close its own block early. */
 const inert = (s: string) => s.replace(/<\/?attached-context/gi, (m) => m.replace('<', '‹'));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Pictures in a user's message (issue 25): a screenshot of an error, a mock-up. A trust boundary:
@@ -37,31 +37,32 @@ function base64Bytes(data: string): number {
 }
 
 export const ImagePart = z
-  .object({
+  .strictObject({
     type: z.literal('image'),
     media_type: z.enum(IMAGE_MEDIA_TYPES),
     /** The picture's bytes, base64 (canonical: a multiple of 4 characters, no line breaks). */
-    data: z.string().min(4).max(maxBase64Chars),
+    data: z.string().check(z.minLength(4), z.maxLength(maxBase64Chars)),
     /** What the person sees on the thumbnail (a file name, "pasted image"); never used to type it. */
-    name: z.string().max(200).optional(),
+    name: z.optional(z.string().check(z.maxLength(200))),
   })
-  .strict()
-  .superRefine((part, ctx) => {
-    if (part.data.length % 4 !== 0 || !BASE64.test(part.data)) {
-      ctx.addIssue({ code: 'custom', message: 'image data must be base64' });
-      return;
-    }
-    if (base64Bytes(part.data) > MAX_IMAGE_BYTES) {
-      ctx.addIssue({ code: 'custom', message: `an image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB` });
-      return;
-    }
-    const head = Buffer.from(part.data.slice(0, 24), 'base64');
-    const sniffed = sniffImageType(head);
-    if (!sniffed) ctx.addIssue({ code: 'custom', message: 'not a PNG, JPEG, GIF or WebP image' });
-    else if (sniffed !== part.media_type) ctx.addIssue({ code: 'custom', message: `the bytes are ${sniffed}, not ${part.media_type}` });
-  });
+  .check(
+    z.superRefine((part, ctx) => {
+      if (part.data.length % 4 !== 0 || !BASE64.test(part.data)) {
+        ctx.addIssue({ code: 'custom', message: 'image data must be base64' });
+        return;
+      }
+      if (base64Bytes(part.data) > MAX_IMAGE_BYTES) {
+        ctx.addIssue({ code: 'custom', message: `an image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB` });
+        return;
+      }
+      const head = Buffer.from(part.data.slice(0, 24), 'base64');
+      const sniffed = sniffImageType(head);
+      if (!sniffed) ctx.addIssue({ code: 'custom', message: 'not a PNG, JPEG, GIF or WebP image' });
+      else if (sniffed !== part.media_type) ctx.addIssue({ code: 'custom', message: `the bytes are ${sniffed}, not ${part.media_type}` });
+    }),
+  );
 export type ImagePart = z.infer<typeof ImagePart>;
-export const ImageParts = z.array(ImagePart).max(MAX_IMAGES);
+export const ImageParts = z.array(ImagePart).check(z.maxLength(MAX_IMAGES));
 
 /** A picture from raw bytes (a file, a paste): typed by its signature, refused when too big or not an image. */
 export function imageFromBytes(bytes: Uint8Array, name?: string): ImagePart {

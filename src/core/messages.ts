@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ImageParts } from './images.js';
 
 /**
@@ -14,18 +14,18 @@ export type ToolCall = z.infer<typeof ToolCall>;
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
 /** `images`: pictures the person sent with the text (images.ts checks them; models without eyes refuse them). */
-export const UserMessage = z.looseObject({ role: z.literal('user'), content: z.string(), images: ImageParts.optional() });
+export const UserMessage = z.looseObject({ role: z.literal('user'), content: z.string(), images: z.optional(ImageParts) });
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
   content: z.string(),
-  tool_calls: z.array(ToolCall).optional(),
+  tool_calls: z.optional(z.array(ToolCall)),
 });
 export const ToolMessage = z.looseObject({
   role: z.literal('tool'),
   tool_call_id: z.string(),
   name: z.string(),
   content: z.string(),
-  is_error: z.boolean().optional(),
+  is_error: z.optional(z.boolean()),
 });
 
 export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);

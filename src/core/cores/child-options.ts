@@ -1,23 +1,23 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BASE_INPUT, BASE_OUTPUT, builtinSlot } from './base-slots.js';
 import type { ChildAgentRequest, PipelineSelection, SlotRef, ToolSelection } from './host.js';
 import type { LoadedCore, LoadedSlot } from './loaded-core.js';
 import type { PhasePipeline } from './pipelines.js';
 import { lazySchema } from '../lazy-schema.js';
 
-const SlotList = lazySchema(() => z.union([z.literal('all'), z.array(z.string().min(1)), z.null()]).optional());
+const SlotList = lazySchema(() => z.optional(z.union([z.literal('all'), z.array(z.string().check(z.minLength(1))), z.null()])));
 
 /** The options of `ctx.agents.run/spawn` (spec 7); unknown keys are a mistake worth telling. */
 export const AgentCallOptions = lazySchema(() =>
-  z
-    .strictObject({
+  z.optional(
+    z.strictObject({
       inputSlots: SlotList,
       outputSlots: SlotList,
-      tools: z.union([z.literal('all'), z.literal('none'), z.array(z.string().min(1))]).optional(),
-      useBootstrap: z.boolean().optional(),
-      context: z.union([z.string(), z.array(z.string())]).nullable().optional(),
-    })
-    .optional(),
+      tools: z.optional(z.union([z.literal('all'), z.literal('none'), z.array(z.string().check(z.minLength(1)))])),
+      useBootstrap: z.optional(z.boolean()),
+      context: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
+    }),
+  ),
 );
 
 /** omitted / null / [] → only the base slot; 'all' → everything; a list → those ids. */

@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode, type Pair } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema.js';
 import { capabilityProblem } from './capabilities.js';
 import { parseYamlFile, type Problem } from './problems.js';
@@ -35,24 +35,24 @@ export const ENTRYPOINT_PATTERN = /^([^:\s]+):([A-Za-z_$][A-Za-z0-9_$]*)$/;
 
 export const SlotManifest = lazySchema(() =>
   z.strictObject({
-    entrypoint: z.string().regex(ENTRYPOINT_PATTERN).default(DEFAULT_ENTRYPOINT),
-    description: z.string().default(''),
-    input_schema: z.record(z.string(), z.unknown()).default({}),
-    capabilities: z.array(z.string()).default([]),
-    timeout_seconds: z.number().positive().max(86_400).nullable().default(null),
-    failure_policy: z.enum(FAILURE_POLICIES).default('soft'),
-    default_placement: z.enum(PLACEMENTS).default('pre_current_user'),
-    history_policy: z.enum(HISTORY_POLICIES).default('persist'),
+    entrypoint: z._default(z.string().check(z.regex(ENTRYPOINT_PATTERN)), DEFAULT_ENTRYPOINT),
+    description: z._default(z.string(), ''),
+    input_schema: z._default(z.record(z.string(), z.unknown()), {}),
+    capabilities: z._default(z.array(z.string()), []),
+    timeout_seconds: z._default(z.nullable(z.number().check(z.positive(), z.lte(86_400))), null),
+    failure_policy: z._default(z.enum(FAILURE_POLICIES), 'soft'),
+    default_placement: z._default(z.enum(PLACEMENTS), 'pre_current_user'),
+    history_policy: z._default(z.enum(HISTORY_POLICIES), 'persist'),
   }),
 );
 export type SlotManifest = z.infer<typeof SlotManifest>;
 
-const FIELD_SCHEMAS: Record<(typeof MANIFEST_FIELDS)[number], { schema: z.ZodType; expect: string }> = {
-  entrypoint: { schema: lazySchema(() => z.string().regex(ENTRYPOINT_PATTERN)), expect: 'a "stem:export" string such as module:process' },
+const FIELD_SCHEMAS: Record<(typeof MANIFEST_FIELDS)[number], { schema: z.ZodMiniType; expect: string }> = {
+  entrypoint: { schema: lazySchema(() => z.string().check(z.regex(ENTRYPOINT_PATTERN))), expect: 'a "stem:export" string such as module:process' },
   description: { schema: lazySchema(() => z.string()), expect: 'a string' },
   input_schema: { schema: lazySchema(() => z.record(z.string(), z.unknown())), expect: 'a mapping (a JSON schema; {} for none)' },
   capabilities: { schema: lazySchema(() => z.array(z.string())), expect: 'a list of capability names' },
-  timeout_seconds: { schema: lazySchema(() => z.number().positive().max(86_400).nullable()), expect: 'null or a number of seconds greater than 0 (at most 86400)' },
+  timeout_seconds: { schema: lazySchema(() => z.nullable(z.number().check(z.positive(), z.lte(86_400)))), expect: 'null or a number of seconds greater than 0 (at most 86400)' },
   failure_policy: { schema: lazySchema(() => z.enum(FAILURE_POLICIES)), expect: `one of ${FAILURE_POLICIES.join(', ')}` },
   default_placement: { schema: lazySchema(() => z.enum(PLACEMENTS)), expect: `one of ${PLACEMENTS.join(', ')}` },
   history_policy: { schema: lazySchema(() => z.enum(HISTORY_POLICIES)), expect: `one of ${HISTORY_POLICIES.join(', ')}` },

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { sortProblems, type Problem } from '../cores/problems.js';
 import { describeIssue } from '../config/problems.js';
 import { AgentConfig, NAME_PATTERN, SlotOverrides } from '../config/schema.js';
@@ -39,24 +39,24 @@ export interface AgentFile {
 /** A file bigger than this is not read (a system prompt is not a book). */
 export const MAX_AGENT_FILE_BYTES = 256 * 1024;
 
-const list = lazySchema(() => z.array(z.string().min(1)));
-const agentName = lazySchema(() => z.string().regex(NAME_PATTERN, { message: "an agent name uses letters, digits, '_', '-' or '.', starting with a letter or digit" }));
+const list = lazySchema(() => z.array(z.string().check(z.minLength(1))));
+const agentName = lazySchema(() => z.string().check(z.regex(NAME_PATTERN, { message: "an agent name uses letters, digits, '_', '-' or '.', starting with a letter or digit" })));
 
 /** Pepe's own front matter: every field is known; anything else is an error. */
 const PepeFrontMatter = lazySchema(() =>
   z.strictObject({
-    name: agentName.optional(),
-    description: z.string().optional(),
-    model: z.string().min(1).optional(),
-    model_chain: list.optional(),
-    tools: list.optional(),
-    can_message: z.array(agentName).optional(),
-    slots: SlotOverrides.optional(),
-    mcp: AgentMcpSelection.optional(),
-    project: agentName.optional(),
+    name: z.optional(agentName),
+    description: z.optional(z.string()),
+    model: z.optional(z.string().check(z.minLength(1))),
+    model_chain: z.optional(list),
+    tools: z.optional(list),
+    can_message: z.optional(z.array(agentName)),
+    slots: z.optional(SlotOverrides),
+    mcp: z.optional(AgentMcpSelection),
+    project: z.optional(agentName),
     // Personal files only: approvals come from the person, never from a workspace.
-    auto_approve: z.union([z.literal('*'), list]).optional(),
-    trust_untrusted_content: z.boolean().optional(),
+    auto_approve: z.optional(z.union([z.literal('*'), list])),
+    trust_untrusted_content: z.optional(z.boolean()),
   }),
 );
 

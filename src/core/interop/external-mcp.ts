@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MCP_SERVER_NAME, McpServerConfig } from '../config/mcp-servers.js';
 import { parseJsonc } from './jsonc.js';
 import { contentHash } from './trust-store.js';
@@ -75,15 +75,15 @@ export function cliVscodeUserMcp(env: NodeJS.ProcessEnv): string | null {
   return defaultVscodeUserMcp(env);
 }
 
-const Input = lazySchema(() => z.looseObject({ id: z.string().min(1), type: z.string(), description: z.string().optional(), password: z.boolean().optional() }));
+const Input = lazySchema(() => z.looseObject({ id: z.string().check(z.minLength(1)), type: z.string(), description: z.optional(z.string()), password: z.optional(z.boolean()) }));
 const Entry = lazySchema(() =>
   z.looseObject({
-    type: z.enum(['stdio', 'http', 'sse']).optional(),
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).optional(),
-    url: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    type: z.optional(z.enum(['stdio', 'http', 'sse'])),
+    command: z.optional(z.string().check(z.minLength(1))),
+    args: z.optional(z.array(z.string())),
+    env: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))),
+    url: z.optional(z.string()),
+    headers: z.optional(z.record(z.string(), z.string())),
   }),
 );
 const KNOWN = new Set(['type', 'command', 'args', 'env', 'url', 'headers']);

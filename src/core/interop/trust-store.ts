@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema.js';
 
 /**
@@ -13,7 +13,7 @@ import { lazySchema } from '../lazy-schema.js';
  * nothing from the workspace can write (confined commands and file tools never reach it).
  */
 
-const Accepted = lazySchema(() => z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), file: z.string(), accepted_at: z.string() }));
+const Accepted = lazySchema(() => z.object({ hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)), file: z.string(), accepted_at: z.string() }));
 const TrustFile = lazySchema(() => z.object({ version: z.literal(1), workspaces: z.record(z.string(), z.record(z.string(), Accepted)) }));
 type TrustFile = z.infer<typeof TrustFile>;
 export type AcceptedItem = z.infer<typeof Accepted>;

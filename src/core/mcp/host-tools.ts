@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { errorMessage } from '../errors.js';
 import { untrustedBlock, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool.js';
 import { capBytes } from './tool-adapter.js';
@@ -30,7 +30,7 @@ export function hostToolName(tool: string): string {
   return `${HOST_TOOL_PREFIX}${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
-const Args = lazySchema(() => z.preprocess((v) => (v === undefined || v === null ? {} : v), z.record(z.string(), z.unknown())));
+const Args = lazySchema(() => z.pipe(z.transform((v: unknown) => (v === undefined || v === null ? {} : v)), z.record(z.string(), z.unknown())));
 
 export function hostTool(info: HostToolInfo, source: HostToolSource, options: { timeoutMs: number; maxBytes: number }): (Tool<Record<string, unknown>> & { jsonSchema: Record<string, unknown> }) | null {
   const name = hostToolName(info.name);
@@ -40,7 +40,7 @@ export function hostTool(info: HostToolInfo, source: HostToolSource, options: { 
   return {
     name,
     description: `[a VS Code tool] ${info.description.slice(0, 2000)}`,
-    input: Args as unknown as z.ZodType<Record<string, unknown>>,
+    input: Args as unknown as z.ZodMiniType<Record<string, unknown>>,
     jsonSchema: schema,
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
       const own = new AbortController();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors.js';
 import { untrustedBlock, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool.js';
@@ -42,7 +42,7 @@ export interface McpCaller {
 }
 
 // Arguments are an object; the server checks them against its own schema (a mismatch comes back as an error result).
-const Args = lazySchema(() => z.preprocess((v) => (v === undefined || v === null ? {} : v), z.record(z.string(), z.unknown())));
+const Args = lazySchema(() => z.pipe(z.transform((v: unknown) => (v === undefined || v === null ? {} : v)), z.record(z.string(), z.unknown())));
 
 /** What the tool's annotations say about it, in words for the model and the person (hints, never grants). */
 export function annotationNotes(info: McpToolInfo): string[] {
@@ -68,7 +68,7 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller): M
   return {
     name,
     description,
-    input: Args as unknown as z.ZodType<Record<string, unknown>>,
+    input: Args as unknown as z.ZodMiniType<Record<string, unknown>>,
     jsonSchema: schema,
     mcp: { server, tool: info.name, readOnly: info.annotations?.readOnlyHint === true, annotations: notes },
     // The annotations are shown in the approval prompt as what the server claims, nothing more.

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { describeIssue, describeParseError } from '../config/problems.js';
 import { UsageError, errorMessage } from '../errors.js';
 import { lazySchema } from '../lazy-schema.js';
@@ -10,28 +10,30 @@ import { lazySchema } from '../lazy-schema.js';
  */
 export const MockScriptToolCall = lazySchema(() =>
   z.strictObject({
-    name: z.string().min(1),
-    arguments: z.unknown().optional(),
+    name: z.string().check(z.minLength(1)),
+    arguments: z.optional(z.unknown()),
   }),
 );
 
 export const MockScriptStep = lazySchema(() =>
   z
     .strictObject({
-      text: z.string().optional(),
-      tool_calls: z.array(MockScriptToolCall).optional(),
-      echo_prompt: z.literal(true).optional(),
+      text: z.optional(z.string()),
+      tool_calls: z.optional(z.array(MockScriptToolCall)),
+      echo_prompt: z.optional(z.literal(true)),
       /** Pause before each delta, so tests of Stop/cancel have something to interrupt. */
-      delay_ms: z.number().int().nonnegative().optional(),
+      delay_ms: z.optional(z.number().check(z.int(), z.nonnegative())),
       /** Characters per text delta (default: the text in about four deltas). */
-      chunk_size: z.number().int().positive().optional(),
+      chunk_size: z.optional(z.number().check(z.int(), z.positive())),
     })
-    .refine((s) => s.text !== undefined || s.tool_calls !== undefined || s.echo_prompt === true, {
-      message: 'a step needs "text", "tool_calls" or "echo_prompt": true',
-    })
-    .refine((s) => !(s.echo_prompt && s.text !== undefined), {
-      message: '"echo_prompt" replies with the prompt, so it cannot also have "text"',
-    }),
+    .check(
+      z.refine((s) => s.text !== undefined || s.tool_calls !== undefined || s.echo_prompt === true, {
+        message: 'a step needs "text", "tool_calls" or "echo_prompt": true',
+      }),
+      z.refine((s) => !(s.echo_prompt && s.text !== undefined), {
+        message: '"echo_prompt" replies with the prompt, so it cannot also have "text"',
+      }),
+    ),
 );
 export type MockScriptStep = z.infer<typeof MockScriptStep>;
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** A model as the model_select slot names it (spec 3.2): the configured id, with what a plugin may add. */
 export const ModelRef = z.looseObject({
-  id: z.string().min(1),
-  provider: z.string().optional(),
-  model: z.string().optional(),
-  context_window: z.number().int().positive().optional(),
+  id: z.string().check(z.minLength(1)),
+  provider: z.optional(z.string()),
+  model: z.optional(z.string()),
+  context_window: z.optional(z.number().check(z.int(), z.positive())),
 });
 export type ModelRef = z.output<typeof ModelRef>;

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { withEditorFeedback } from './editor-feedback.js';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { applyBlocks, decodeText, EditError, encodeText } from './edit-blocks.js';
 import { openChecked, pathFact, recheck } from './file-access.js';
 import { failure, withDeadline } from './files.js';
@@ -14,11 +14,8 @@ export const MAX_EDIT_BLOCKS = 100;
 
 export const EditFileInput = lazySchema(() =>
   z.object({
-    path: z.string().min(1),
-    edits: z
-      .array(z.object({ search: z.string().min(1), replace: z.string() }).strict())
-      .min(1)
-      .max(MAX_EDIT_BLOCKS),
+    path: z.string().check(z.minLength(1)),
+    edits: z.array(z.strictObject({ search: z.string().check(z.minLength(1)), replace: z.string() })).check(z.minLength(1), z.maxLength(MAX_EDIT_BLOCKS)),
   }),
 );
 

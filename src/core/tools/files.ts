@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { withEditorFeedback } from './editor-feedback.js';
 import { lstat, readdir } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { forRead, makeParents, openChecked, pathFact, READ_FLAGS, recheck, WRITE_FLAGS } from './file-access.js';
 import { defineTool, ToolRefusal, untrustedBlock, type PathFact, type ToolContext, type ToolOutcome } from './tool.js';
 import { compareCodeUnits } from '../code-unit-order.js';
@@ -69,7 +69,7 @@ function utf8Boundary(buf: Buffer, end: number): number {
 export const readFileTool = defineTool({
   name: 'read_file',
   description: `Read a text file (path relative to the workspace). At most ${DEFAULT_READ_BYTES} bytes per call by default; offset and limit are in bytes, and a cut file says where to read on.`,
-  input: z.object({ path: z.string().min(1), offset: z.number().int().nonnegative().optional(), limit: z.number().int().positive().optional() }),
+  input: z.object({ path: z.string().check(z.minLength(1)), offset: z.optional(z.number().check(z.int(), z.nonnegative())), limit: z.optional(z.number().check(z.int(), z.positive())) }),
   async resolve({ path }, ctx) {
     return { paths: [await pathFact(path, 'read', ctx)] };
   },
@@ -110,7 +110,7 @@ export const readFileTool = defineTool({
 export const listDir = defineTool({
   name: 'list_dir',
   description: 'List a directory (path relative to the workspace; default the workspace itself).',
-  input: z.object({ path: z.string().default('.') }),
+  input: z.object({ path: z._default(z.string(), '.') }),
   async resolve({ path }, ctx) {
     return { paths: [await pathFact(path, 'read', ctx)] };
   },
@@ -140,7 +140,7 @@ export const listDir = defineTool({
 export const writeFileTool = defineTool({
   name: 'write_file',
   description: 'Create or overwrite a text file (path relative to the workspace). Always asks the user first.',
-  input: z.object({ path: z.string().min(1), content: z.string() }),
+  input: z.object({ path: z.string().check(z.minLength(1)), content: z.string() }),
   async resolve({ path }, ctx) {
     return { paths: [await pathFact(path, 'write', ctx)] };
   },

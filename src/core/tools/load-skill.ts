@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { readSkill } from '../interop/skills.js';
 import { defineTool } from './tool.js';
 
@@ -9,7 +9,7 @@ import { defineTool } from './tool.js';
 export const loadSkill = defineTool({
   name: 'load_skill',
   description: 'Load a skill from the list of skills in your instructions: without "file", its full instructions and the list of its files; with "file" (relative to the skill\'s folder), that file.',
-  input: z.object({ name: z.string().min(1).max(64), file: z.string().min(1).max(1024).optional() }),
+  input: z.object({ name: z.string().check(z.minLength(1), z.maxLength(64)), file: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))) }),
   async execute({ name, file }, ctx) {
     const read = await readSkill(ctx.skills ?? { skills: [], shadowed: [], problems: [] }, name, file);
     return read.ok ? { content: read.text } : { content: read.error, isError: true };

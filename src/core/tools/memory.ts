@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { agentHome } from '../paths.js';
 import { defineTool, slotEvents, untrustedBlock } from './tool.js';
 
@@ -21,7 +21,7 @@ function marker(sources: readonly string[]): string {
 export const memorySearch = defineTool({
   name: 'memory_search',
   description: "Search this agent's memory (MEMORY.md, USER.md, people.md) for a word or phrase. Returns the matching entries.",
-  input: z.object({ query: z.string().min(1).describe('text to look for (case-insensitive)'), limit: z.number().int().positive().max(100).optional() }),
+  input: z.object({ query: z.string().check(z.minLength(1), z.describe('text to look for (case-insensitive)')), limit: z.optional(z.number().check(z.int(), z.positive(), z.lte(100))) }),
   async execute({ query, limit }, ctx) {
     const answer = await ctx.slots.memorySearch(ctx.agent, query, { limit: limit ?? 20 }, slotEvents(ctx));
     if (!answer.result.length) return { content: `no memory entries match "${query}"` };
@@ -42,7 +42,7 @@ export const memorySearch = defineTool({
 export const remember = defineTool({
   name: 'remember',
   description: "Add a note to this agent's long-term memory (appended to MEMORY.md as a list item).",
-  input: z.object({ text: z.string().min(1).max(4000) }),
+  input: z.object({ text: z.string().check(z.minLength(1), z.maxLength(4000)) }),
   async execute({ text }, ctx) {
     const dir = agentHome(ctx.paths, ctx.agent);
     await mkdir(dir, { recursive: true });

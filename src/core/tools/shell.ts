@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { expandHome, gitControlChanges, scanGitControl } from '../sandbox/index.js';
 import { commandSearchPath, scrubEnv } from '../secrets/scrub.js';
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../slots/builtin/sandbox.js';
@@ -60,9 +60,9 @@ export const bash = defineTool({
   name: 'bash',
   description: 'Run a shell command line with bash in the sandbox. Returns the exit status and the combined output.',
   input: z.object({
-    command: z.string().min(1),
-    cwd: z.string().optional().describe('working directory, relative to the workspace'),
-    timeout_ms: z.number().int().positive().optional(),
+    command: z.string().check(z.minLength(1)),
+    cwd: z.optional(z.string()).check(z.describe('working directory, relative to the workspace')),
+    timeout_ms: z.optional(z.number().check(z.int(), z.positive())),
   }),
   resolve: ({ cwd }, ctx) => commandFacts(cwd, ctx),
   execute: ({ command, cwd, timeout_ms }, ctx) => runInSandbox(ctx, 'bash', ['-c', command], cwd, timeout_ms),
@@ -72,10 +72,10 @@ export const runScript = defineTool({
   name: 'run_script',
   description: 'Run a program with arguments in the sandbox, without a shell. Returns the exit status and the combined output.',
   input: z.object({
-    program: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    cwd: z.string().optional(),
-    timeout_ms: z.number().int().positive().optional(),
+    program: z.string().check(z.minLength(1)),
+    args: z._default(z.array(z.string()), []),
+    cwd: z.optional(z.string()),
+    timeout_ms: z.optional(z.number().check(z.int(), z.positive())),
   }),
   resolve: ({ cwd }, ctx) => commandFacts(cwd, ctx),
   execute: ({ program, args, cwd, timeout_ms }, ctx) => runInSandbox(ctx, program, args, cwd, timeout_ms),

@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Checkpoints, type Checkpoint } from '../../core/checkpoints/checkpoints.js';
 import { parseArgs } from './args.js';
 import { checkpointDetail, checkpointLabel, checkpointsThatChanged } from '../../core/checkpoints/checkpoint-label.js';
@@ -13,9 +13,9 @@ import { Cancelled, pick } from './ui.js';
  * turn"); a caller may name a checkpoint (`{ id }`); otherwise a quick pick lists them.
  */
 const CheckpointArgs = z.object({
-  id: z.string().regex(/^[0-9a-f]{4,40}$/i).optional(),
-  sessionId: z.string().min(1).optional(),
-  turnId: z.string().min(1).optional(),
+  id: z.optional(z.string().check(z.regex(/^[0-9a-f]{4,40}$/i))),
+  sessionId: z.optional(z.string().check(z.minLength(1))),
+  turnId: z.optional(z.string().check(z.minLength(1))),
 });
 
 async function open(ctx: CommandContext): Promise<Checkpoints> {

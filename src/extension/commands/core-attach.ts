@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { checkCoreFolder } from '../diagnostics/manifest-check.js';
 import { toDiagnostic } from '../diagnostics/manifest-diagnostics.js';
@@ -10,11 +10,11 @@ import type { CommandContext } from './command-context.js';
 import { Cancelled, pickAgent } from './ui.js';
 
 const CoreAttachArgs = z.strictObject({
-  agent: z.string().min(1).optional(),
+  agent: z.optional(z.string().check(z.minLength(1))),
   /** The core folder; relative to the first workspace folder. */
-  path: z.string().min(1).optional(),
+  path: z.optional(z.string().check(z.minLength(1))),
   /** True: detach the agent's core instead (the folder stays on disk). */
-  detach: z.boolean().optional(),
+  detach: z.optional(z.boolean()),
 });
 
 /**
