@@ -51,8 +51,8 @@ const PepeFrontMatter = lazySchema(() =>
     model_chain: list.optional(),
     tools: list.optional(),
     can_message: z.array(agentName).optional(),
-    slots: SlotOverrides.optional(),
-    mcp: AgentMcpSelection.optional(),
+    slots: z.optional(SlotOverrides),
+    mcp: z.optional(AgentMcpSelection),
     project: agentName.optional(),
     // Personal files only: approvals come from the person, never from a workspace.
     auto_approve: z.union([z.literal('*'), list]).optional(),

@@ -58,4 +58,4 @@ export class ToolRegistry {
 }
 
 /** The JSON Schema of each tool's input, built once (a turn wraps its tools, their input stays the same). */
-const schemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+const schemas = new WeakMap<z.core.$ZodType, Record<string, unknown>>();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import type { Builtins } from '../slots/builtin/index.js';
 import type { PepePaths } from '../paths.js';
@@ -132,7 +132,7 @@ export interface RoutingHooks {
 export interface Tool<I = unknown> {
   name: string;
   description: string;
-  input: z.ZodType<I, any>;
+  input: z.ZodMiniType<I, any>;
   execute(args: I, ctx: ToolContext): Promise<ToolOutcome>;
   /**
    * Optional: resolve what the call touches before the barrier is asked (validate → resolve →
@@ -143,7 +143,7 @@ export interface Tool<I = unknown> {
 }
 
 /** Helper so each tool file infers its input type from its schema. */
-export function defineTool<const N extends string, S extends z.ZodType>(tool: {
+export function defineTool<const N extends string, S extends z.ZodMiniType>(tool: {
   name: N;
   description: string;
   input: S;
