@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CheckpointError, ShadowGit, type ShadowGitOptions } from './shadow-git.js';
 import { lazySchema } from '../lazy-schema.js';
 
@@ -27,15 +27,15 @@ export const CheckpointMeta = lazySchema(() =>
   z.object({
     createdAt: z.string(),
     reason: z.enum(['turn', 'restore', 'manual']),
-    agent: z.string().optional(),
-    sessionId: z.string().optional(),
-    turnId: z.string().optional(),
+    agent: z.optional(z.string()),
+    sessionId: z.optional(z.string()),
+    turnId: z.optional(z.string()),
     /** For a "turn" checkpoint: the first line of the message that started the turn (its name in lists). */
-    message: z.string().max(200).optional(),
+    message: z.optional(z.string().check(z.maxLength(200))),
     /** For a "restore" checkpoint: the checkpoint restored. */
-    restoring: z.string().optional(),
+    restoring: z.optional(z.string()),
     /** Nested repositories left out of this checkpoint (folders relative to the workspace, at most MAX_SKIPPED). */
-    skipped: z.array(z.string()).optional(),
+    skipped: z.optional(z.array(z.string())),
   }),
 );
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema.js';
 
 /**
@@ -26,14 +26,14 @@ const compiles = (s: string) => {
 
 export const HookCommand = z.looseObject({
   type: z.literal('command'),
-  command: z.string().min(1),
+  command: z.string().check(z.minLength(1)),
   /** Seconds; the hook is killed after it (a before-tool hook's call is then asked). */
-  timeout: z.number().positive().max(600).optional(),
+  timeout: z.optional(z.number().check(z.positive(), z.lte(600))),
 });
 
 export const HookMatcher = z.looseObject({
   /** A regular expression over the tool's name (whole name); absent, empty or "*": every tool. */
-  matcher: z.string().refine(compiles, { message: 'the matcher is not a valid regular expression' }).optional(),
+  matcher: z.optional(z.string().check(z.refine(compiles, { message: 'the matcher is not a valid regular expression' }))),
   hooks: z.array(HookCommand),
 });
 
@@ -41,7 +41,7 @@ export const HooksConfig = z.partialRecord(HookEvent, z.array(HookMatcher));
 export type HooksConfig = z.infer<typeof HooksConfig>;
 
 /** `.pepe/hooks.json`: the same `hooks` object, alone in its file. */
-export const HooksFile = z.strictObject({ $schema: z.string().optional(), hooks: HooksConfig });
+export const HooksFile = z.strictObject({ $schema: z.optional(z.string()), hooks: HooksConfig });
 
 /** Claude Code's names for Pepe's tools, so a matcher written for it ("Bash", "Edit|Write") works too. */
 const ALIASES: Record<string, string[]> = {
@@ -85,17 +85,17 @@ export function hookEntries(config: HooksConfig | undefined, source: string, per
 /** What a hook may answer on stdout (everything else in it is ignored). */
 export const HookAnswer = lazySchema(() =>
   z.looseObject({
-    decision: z.enum(['approve', 'block']).optional(),
-    reason: z.string().optional(),
-    hookSpecificOutput: z
-      .looseObject({
-        permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
-        permissionDecisionReason: z.string().optional(),
-        additionalContext: z.string().optional(),
+    decision: z.optional(z.enum(['approve', 'block'])),
+    reason: z.optional(z.string()),
+    hookSpecificOutput: z.optional(
+      z.looseObject({
+        permissionDecision: z.optional(z.enum(['allow', 'deny', 'ask'])),
+        permissionDecisionReason: z.optional(z.string()),
+        additionalContext: z.optional(z.string()),
         /** After a tool: the result is treated as outside content (it withdraws pre-approvals for the rest of the run). */
-        outsideContent: z.boolean().optional(),
-      })
-      .optional(),
+        outsideContent: z.optional(z.boolean()),
+      }),
+    ),
   }),
 );
 export type HookAnswer = z.infer<typeof HookAnswer>;

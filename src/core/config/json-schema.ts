@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PepeConfig } from './schema.js';
 
 /** The JSON Schema shipped for editors (`contributes.jsonValidation`), generated from the zod schema. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * One MCP server in the configuration (`mcp_servers.<name>`): a local one (`command`, launched over
@@ -12,48 +12,52 @@ export const MCP_SERVER_NAME = /^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;
 
 export const McpServerName = z
   .string()
-  .max(32, { message: 'an MCP server name has at most 32 characters' })
-  .regex(MCP_SERVER_NAME, { message: "an MCP server name uses letters and digits, with single '-' or '_' between them" });
+  .check(
+    z.maxLength(32, { message: 'an MCP server name has at most 32 characters' }),
+    z.regex(MCP_SERVER_NAME, { message: "an MCP server name uses letters and digits, with single '-' or '_' between them" }),
+  );
 
 export const McpServerConfig = z
   .looseObject({
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).optional(),
+    command: z.optional(z.string().check(z.minLength(1))),
+    args: z.optional(z.array(z.string())),
     /** Extra variables for a local server; values may be `${ENV_VAR}` references. */
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'name an environment variable' }), z.string()).optional(),
+    env: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'name an environment variable' })), z.string())),
     /** Folders a local server may write (besides its own data folder); everything else is read-only. */
-    writable: z.array(z.string().min(1)).optional(),
+    writable: z.optional(z.array(z.string().check(z.minLength(1)))),
     /** Folders a local server may read that it would not see otherwise (the private /tmp, hidden places). */
-    readable: z.array(z.string().min(1)).optional(),
+    readable: z.optional(z.array(z.string().check(z.minLength(1)))),
     /** A local server reaches the network only when the person allowed it for this server. */
-    network: z.boolean().optional(),
-    url: z.string().url().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    network: z.optional(z.boolean()),
+    url: z.optional(z.url()),
+    headers: z.optional(z.record(z.string(), z.string())),
     /** Left unset, a remote server negotiates (streamable HTTP, then SSE). */
-    transport: z.enum(['streamable', 'sse']).optional(),
+    transport: z.optional(z.enum(['streamable', 'sse'])),
     /** The person pre-approved this server's tools that say they only read (the hint alone grants nothing). */
-    approve_read_only: z.boolean().optional(),
+    approve_read_only: z.optional(z.boolean()),
     /** A tool call is cut off after this long (default 60 s). */
-    timeout_ms: z.number().int().positive().optional(),
+    timeout_ms: z.optional(z.int().check(z.positive())),
     /** A tool result is cut to this many bytes for the model (default 100 000). */
-    max_result_bytes: z.number().int().positive().optional(),
+    max_result_bytes: z.optional(z.int().check(z.positive())),
     /** An unused server is stopped after this long (default 10 minutes). */
-    idle_ms: z.number().int().positive().optional(),
-    disabled: z.boolean().optional(),
+    idle_ms: z.optional(z.int().check(z.positive())),
+    disabled: z.optional(z.boolean()),
   })
-  .superRefine((s, ctx) => {
-    if (!s.command === !s.url) ctx.addIssue({ code: 'custom', message: 'an MCP server has either "command" (local) or "url" (remote), not both and not neither' });
-    if (s.url && (s.args || s.env || s.writable || s.readable || s.network !== undefined)) ctx.addIssue({ code: 'custom', message: '"args", "env", "writable", "readable" and "network" are for local servers (with "command")' });
-    if (s.command && (s.headers || s.transport)) ctx.addIssue({ code: 'custom', message: '"headers" and "transport" are for remote servers (with "url")' });
-    if (s.url && !/^https?:/i.test(s.url)) ctx.addIssue({ code: 'custom', message: 'an MCP server URL starts with http:// or https://' });
-  });
+  .check(
+    z.superRefine((s, ctx) => {
+      if (!s.command === !s.url) ctx.addIssue({ code: 'custom', message: 'an MCP server has either "command" (local) or "url" (remote), not both and not neither' });
+      if (s.url && (s.args || s.env || s.writable || s.readable || s.network !== undefined)) ctx.addIssue({ code: 'custom', message: '"args", "env", "writable", "readable" and "network" are for local servers (with "command")' });
+      if (s.command && (s.headers || s.transport)) ctx.addIssue({ code: 'custom', message: '"headers" and "transport" are for remote servers (with "url")' });
+      if (s.url && !/^https?:/i.test(s.url)) ctx.addIssue({ code: 'custom', message: 'an MCP server URL starts with http:// or https://' });
+    }),
+  );
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 /**
  * Per agent: which servers (every tool) or which tools (`mcp__<server>__<tool>`) it may use.
  * Absent or empty: none.
  */
-export const AgentMcpSelection = z.array(z.string().min(1));
+export const AgentMcpSelection = z.array(z.string().check(z.minLength(1)));
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RESULT_BYTES = 100_000;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** `agents.triage.tools[0]` from a zod path. */
 export function jsonPath(path: readonly PropertyKey[]): string {

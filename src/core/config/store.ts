@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ConfigError } from '../errors.js';
 import { PepeConfig } from './schema.js';
 import { describeIssue, describeParseError } from './problems.js';
@@ -92,7 +92,7 @@ export class ConfigStore {
     }
   }
 
-  private invalid(name: string, error: z.ZodError, lead = ''): ConfigError {
+  private invalid(name: string, error: z.core.$ZodError, lead = ''): ConfigError {
     const problems = error.issues.map((i) => describeIssue(i));
     const head = lead ? `${this.file}: ${lead} ${name} invalid: ` : `${this.file}: `;
     const suffix = lead ? ' Nothing was written.' : ' Pepe left the file unchanged.';

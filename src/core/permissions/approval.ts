@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { RiskHint, RiskKind } from './risk.js';
 import { lazySchema } from '../lazy-schema.js';
 
@@ -25,7 +25,7 @@ export const Decision = lazySchema(() =>
      */
     z.object({ kind: z.literal('bypass_session') }),
     /** The reason, if any, goes back to the model. */
-    z.object({ kind: z.literal('deny'), reason: z.string().optional() }),
+    z.object({ kind: z.literal('deny'), reason: z.optional(z.string()) }),
   ]),
 );
 export type Decision = z.infer<typeof Decision>;

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema.js';
 
 /**
@@ -17,11 +17,11 @@ export const Revocation = lazySchema(() =>
     /** When it was written (ms since the epoch): only grants given before it go. */
     at: z.number(),
     /** One grant, by the ID `pepe grants list` shows. */
-    id: z.string().min(1).max(64).optional(),
+    id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
     /** Every grant of this agent (with `scope`: only those). */
-    agent: z.string().min(1).max(200).optional(),
+    agent: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
     /** A tool (`bash`) or an entry as listed (`bash:network`). */
-    scope: z.string().min(1).max(500).optional(),
+    scope: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
   }),
 );
 export type Revocation = z.infer<typeof Revocation>;

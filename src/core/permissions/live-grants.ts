@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { scopedEntry } from './grant-scope.js';
 import { RevocationLog, revocationMatches, type Revocation } from './grant-revocations.js';
 import type { BarrierLiveGrants } from './barrier-types.js';
@@ -28,7 +28,7 @@ export const LiveGrantRow = lazySchema(() =>
     kind: z.enum(['session', 'task', 'bypass']),
     agent: z.string(),
     sessionId: z.string(),
-    tool: z.string().optional(),
+    tool: z.optional(z.string()),
     /** The scope as written (`bash:network`, `bash`, `*`); for an exact grant the call itself. */
     entry: z.string(),
     /** For a session grant: exactly these arguments, any arguments, or calls with these risks. */
@@ -40,11 +40,11 @@ export type LiveGrantRow = z.infer<typeof LiveGrantRow>;
 
 export const LiveFile = lazySchema(() =>
   z.strictObject({
-    pid: z.number().int(),
+    pid: z.int(),
     written: z.number(),
-    grants: z.array(LiveGrantRow).max(10_000),
+    grants: z.array(LiveGrantRow).check(z.maxLength(10_000)),
     /** Conversations this process ran a turn in (for their taint): newest last. */
-    sessions: z.array(z.strictObject({ agent: z.string(), sessionId: z.string() })).max(1000),
+    sessions: z.array(z.strictObject({ agent: z.string(), sessionId: z.string() })).check(z.maxLength(1000)),
   }),
 );
 export type LiveFile = z.infer<typeof LiveFile>;

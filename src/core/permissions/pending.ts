@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { Redactor } from '../secrets/redact.js';
 import type { ToolFacts } from '../tools/tool.js';
@@ -29,34 +29,34 @@ const ID_FILE = /^([0-9a-f]{8})\.json$/;
 
 const StoredApproval = lazySchema(() =>
   z.looseObject({
-    id: z.string().regex(ID),
+    id: z.string().check(z.regex(ID)),
     agent: z.string(),
     chain: z.array(z.string()),
     tool: z.string(),
     args: z.unknown(),
     cwd: z.string(),
-    workspace: z.string().optional(),
-    sessionId: z.string().optional(),
-    toolCallId: z.string().optional(),
+    workspace: z.optional(z.string()),
+    sessionId: z.optional(z.string()),
+    toolCallId: z.optional(z.string()),
     createdAt: z.string(),
     expiresAt: z.string(),
     status: z.enum(['pending', 'approved', 'denied', 'expired']),
     parkedBecause: z.enum(['no_person', 'prompt_failed']),
-    summary: z.string().optional(),
-    why: z.string().optional(),
-    riskHints: z.array(z.object({ kind: z.enum(RISK_KINDS), fragment: z.string(), detail: z.string().optional() })).optional(),
-    programs: z.array(z.string()).optional(),
-    facts: z
-      .object({
-        cwd: z.string().optional(),
+    summary: z.optional(z.string()),
+    why: z.optional(z.string()),
+    riskHints: z.optional(z.array(z.object({ kind: z.enum(RISK_KINDS), fragment: z.string(), detail: z.optional(z.string()) }))),
+    programs: z.optional(z.array(z.string())),
+    facts: z.optional(
+      z.object({
+        cwd: z.optional(z.string()),
         // Loose: what a replay compares is the real path and the access; other fields may grow.
-        paths: z.array(z.looseObject({ requested: z.string(), real: z.string(), access: z.enum(['read', 'write']) })).optional(),
-      })
-      .optional(),
-    always: z.boolean().optional(),
-    reason: z.string().optional(),
-    decidedAt: z.string().optional(),
-    deliveredAt: z.string().optional(),
+        paths: z.optional(z.array(z.looseObject({ requested: z.string(), real: z.string(), access: z.enum(['read', 'write']) }))),
+      }),
+    ),
+    always: z.optional(z.boolean()),
+    reason: z.optional(z.string()),
+    decidedAt: z.optional(z.string()),
+    deliveredAt: z.optional(z.string()),
   }),
 );
 type StoredApproval = z.infer<typeof StoredApproval>;

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineTool, untrustedBlock, type Tool } from '../tools/tool.js';
 
 /** Spec 6.2: a one-off consultation along a granted route. */
 export const sendToAgent = defineTool({
   name: 'send_to_agent',
   description: 'Consult another agent you have a route to. It answers in a fresh run, without this conversation; its final answer comes back as the result. You keep the conversation.',
-  input: z.object({ to: z.string().min(1).describe('the agent to consult'), message: z.string().min(1).describe('everything it needs to know: it sees nothing else') }),
+  input: z.object({ to: z.string().check(z.minLength(1), z.describe('the agent to consult')), message: z.string().check(z.minLength(1), z.describe('everything it needs to know: it sees nothing else')) }),
   async execute({ to, message }, ctx) {
     if (!ctx.routing) return { content: 'send_to_agent is not available here', isError: true };
     const outcome = await ctx.routing.sendToAgent(to, message);
@@ -22,7 +22,7 @@ export const sendToAgent = defineTool({
 export const switchAgent = defineTool({
   name: 'switch_agent',
   description: 'Hand the rest of this conversation to another agent you have a route to. You still answer this turn; from the next message the other agent answers, starting from zero.',
-  input: z.object({ target: z.string().min(1) }),
+  input: z.object({ target: z.string().check(z.minLength(1)) }),
   async execute({ target }, ctx) {
     if (!ctx.routing) return { content: 'switch_agent is not available here', isError: true };
     return ctx.routing.switchAgent(target);
@@ -33,7 +33,7 @@ export const switchAgent = defineTool({
 export const setRoute = defineTool({
   name: 'set_route',
   description: 'Allow or deny a directed route between agents ("from" may message "to"). "from" defaults to you, "action" to allow. Always asks the user first.',
-  input: z.object({ from: z.string().min(1).optional(), to: z.string().min(1), action: z.enum(['allow', 'deny']).default('allow') }),
+  input: z.object({ from: z.optional(z.string().check(z.minLength(1))), to: z.string().check(z.minLength(1)), action: z._default(z.enum(['allow', 'deny']), 'allow') }),
   async execute({ from, to, action }, ctx) {
     if (!ctx.routing) return { content: 'set_route is not available here', isError: true };
     return ctx.routing.setRoute(from ?? ctx.agent, to, action);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { appendLine, JsonLinesReader } from '../jsonl.js';
 import { Message } from '../messages.js';
@@ -19,8 +19,8 @@ export { SESSION_ORIGINS, type SessionOrigin };
  * so a crash loses at most the line being written. Lines are discriminated on `type`.
  */
 const Line = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('session'), id: z.string(), agent: z.string(), createdAt: z.string(), title: z.string().optional(), origin: z.string().optional() }),
-  z.looseObject({ type: z.literal('message'), ts: z.string(), turnId: z.string().optional(), message: Message, hidden: z.boolean().optional() }),
+  z.looseObject({ type: z.literal('session'), id: z.string(), agent: z.string(), createdAt: z.string(), title: z.optional(z.string()), origin: z.optional(z.string()) }),
+  z.looseObject({ type: z.literal('message'), ts: z.string(), turnId: z.optional(z.string()), message: Message, hidden: z.optional(z.boolean()) }),
   z.looseObject({ type: z.literal('rename'), ts: z.string(), title: z.string() }),
   z.looseObject({ type: z.literal('bootstrap'), ts: z.string(), context: z.array(z.string()) }),
   z.looseObject({ type: z.literal('state'), ts: z.string(), scope: z.string(), value: z.unknown() }),
@@ -36,9 +36,9 @@ const Line = z.discriminatedUnion('type', [
     type: z.literal('taint'),
     ts: z.string(),
     change: z.enum(['add', 'trusted']),
-    sources: z.array(z.string()).optional(),
-    readOutsideWorkspace: z.boolean().optional(),
-    secretFiles: z.array(z.string()).optional(),
+    sources: z.optional(z.array(z.string())),
+    readOutsideWorkspace: z.optional(z.boolean()),
+    secretFiles: z.optional(z.array(z.string())),
   }),
 ]);
 type Line = z.infer<typeof Line>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema.js';
 import type { AgentConfig, Tier } from '../config/schema.js';
 import { Message } from '../messages.js';
@@ -14,22 +14,22 @@ export const MemoryHit = lazySchema(() =>
   z.object({
     file: z.string(),
     entry: z.string(),
-    score: z.number().nullish().transform((v) => v ?? null),
-    source: z.string().nullish().transform((v) => v ?? null),
+    score: z.pipe(z.nullish(z.number()), z.transform((v) => v ?? null)),
+    source: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null)),
   }),
 );
 export type MemoryHit = z.output<typeof MemoryHit>;
 
 export const WebHit = lazySchema(() =>
   z.object({
-    title: z.string().nullish().transform((v) => v ?? null),
-    url: z.string().nullish().transform((v) => v ?? null),
+    title: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null)),
+    url: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null)),
     snippet: z.string(),
   }),
 );
 export type WebHit = z.output<typeof WebHit>;
 
-export const SandboxResult = lazySchema(() => z.object({ output: z.string(), exitStatus: z.number().int() }));
+export const SandboxResult = lazySchema(() => z.object({ output: z.string(), exitStatus: z.int() }));
 export type SandboxResult = z.output<typeof SandboxResult>;
 
 export { ModelRef };
@@ -44,9 +44,9 @@ export const SLOT_RESULTS = {
   sandbox: SandboxResult,
   model_select: lazySchema(() => z.array(ModelRef)),
   heartbeat_interval: lazySchema(() => z.boolean()),
-  compaction: lazySchema(() => z.array(Message).min(1, { message: 'compaction must return messages, never an empty list' })),
+  compaction: lazySchema(() => z.array(Message).check(z.minLength(1, { message: 'compaction must return messages, never an empty list' }))),
   harness: HarnessResult,
-} satisfies Record<SlotName, z.ZodType>;
+} satisfies Record<SlotName, z.ZodMiniType>;
 
 export type SlotResult<S extends SlotName> = z.output<(typeof SLOT_RESULTS)[S]>;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 
 /**
@@ -19,8 +19,8 @@ export const LIVE_STATUSES: readonly TaskStatus[] = ['starting', 'running', 'wai
 const ID = /^[a-z0-9]{8,32}$/;
 
 export const TaskRecord = z.object({
-  id: z.string().regex(ID),
-  agent: z.string().min(1),
+  id: z.string().check(z.regex(ID)),
+  agent: z.string().check(z.minLength(1)),
   text: z.string(),
   status: z.enum(TASK_STATUSES),
   /** The person's checkout (its top folder) and its shared git folder. */
@@ -28,28 +28,28 @@ export const TaskRecord = z.object({
   gitDir: z.string(),
   /** What the task started from: the name given (or HEAD) and its commit. */
   base: z.string(),
-  baseCommit: z.string().regex(/^[0-9a-f]{40,64}$/),
+  baseCommit: z.string().check(z.regex(/^[0-9a-f]{40,64}$/)),
   branch: z.string(),
   worktree: z.string(),
   /** The linked worktree's own git folder (`<gitDir>/worktrees/<name>`). */
   worktreeGitDir: z.string(),
-  sessionId: z.string().optional(),
+  sessionId: z.optional(z.string()),
   /** The process that runs the task (detached), while it runs. */
-  pid: z.number().int().positive().optional(),
+  pid: z.optional(z.int().check(z.positive())),
   createdAt: z.string(),
-  startedAt: z.string().optional(),
-  endedAt: z.string().optional(),
+  startedAt: z.optional(z.string()),
+  endedAt: z.optional(z.string()),
   /** Turns the task took (the first, then one after each batch of decided approvals). */
-  turns: z.number().int().nonnegative().default(0),
+  turns: z._default(z.int().check(z.nonnegative()), 0),
   /** The last turn's status (ok, max_steps, budget…) and its answer's start. */
-  lastTurn: z.string().optional(),
-  summary: z.string().optional(),
-  error: z.string().optional(),
+  lastTurn: z.optional(z.string()),
+  summary: z.optional(z.string()),
+  error: z.optional(z.string()),
   /** Parked approvals the task waits for. */
-  waitingFor: z.array(z.string()).optional(),
+  waitingFor: z.optional(z.array(z.string())),
   /** Set by `task stop`: the runner ends at its next chance. */
-  stopRequested: z.boolean().optional(),
-  merged: z.object({ how: z.enum(['fast-forward', 'merge-commit']), commit: z.string(), at: z.string() }).optional(),
+  stopRequested: z.optional(z.boolean()),
+  merged: z.optional(z.object({ how: z.enum(['fast-forward', 'merge-commit']), commit: z.string(), at: z.string() })),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { WebHit } from '../contracts.js';
 import { lazySchema } from '../../lazy-schema.js';
 
@@ -10,13 +10,13 @@ interface Topic {
   Name?: string;
   Topics?: Topic[];
 }
-const Topic: z.ZodType<Topic> = lazySchema(() =>
+const Topic: z.ZodMiniType<Topic> = lazySchema(() =>
   z.lazy(() =>
     z.looseObject({
-      Text: z.string().optional(),
-      FirstURL: z.string().optional(),
-      Name: z.string().optional(),
-      Topics: z.array(Topic).optional(),
+      Text: z.optional(z.string()),
+      FirstURL: z.optional(z.string()),
+      Name: z.optional(z.string()),
+      Topics: z.optional(z.array(Topic)),
     }),
   ),
 );
@@ -24,16 +24,16 @@ const Topic: z.ZodType<Topic> = lazySchema(() =>
 // The Instant Answer API returns "" for absent fields; everything is optional here.
 const InstantAnswer = lazySchema(() =>
   z.looseObject({
-    Heading: z.string().optional(),
-    AbstractText: z.string().optional(),
-    AbstractURL: z.string().optional(),
-    AbstractSource: z.string().optional(),
-    Answer: z.union([z.string(), z.number(), z.looseObject({})]).optional(),
-    Definition: z.string().optional(),
-    DefinitionURL: z.string().optional(),
-    DefinitionSource: z.string().optional(),
-    Results: z.array(Topic).optional(),
-    RelatedTopics: z.array(Topic).optional(),
+    Heading: z.optional(z.string()),
+    AbstractText: z.optional(z.string()),
+    AbstractURL: z.optional(z.string()),
+    AbstractSource: z.optional(z.string()),
+    Answer: z.optional(z.union([z.string(), z.number(), z.looseObject({})])),
+    Definition: z.optional(z.string()),
+    DefinitionURL: z.optional(z.string()),
+    DefinitionSource: z.optional(z.string()),
+    Results: z.optional(z.array(Topic)),
+    RelatedTopics: z.optional(z.array(Topic)),
   }),
 );
 
