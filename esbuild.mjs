@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib } from 'node:zlib';
-import { cliBuilds, extensionCoreBuild, withHelpText, zodEnglishOnly } from './scripts/cli-bundles.mjs';
+import { splitBuild, vendorBuilds, withHelpText, zodEnglishOnly } from './scripts/cli-bundles.mjs';
 import { sdkTypesText } from './scripts/sdk-types-text.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -33,15 +33,15 @@ async function brotliFile(from, to) {
   await rm(to.replace(/\.br$/, ''), { force: true });
 }
 
-const cli = await cliBuilds(common);
+const vendors = await vendorBuilds(common);
 await Promise.all([
   // extension.js is the activation; extension-core.js, required on first use, the rest (light activation).
   build({ ...common, entryPoints: { extension: 'src/extension/activate.ts' }, outdir: 'dist', external: ['vscode'], plugins: [...common.plugins, zodEnglishOnly] }),
-  // It takes the core, zod and the heavy dependencies from the CLI's bundles (scripts/cli-bundles.mjs).
-  build(await extensionCoreBuild(common)),
-  // The CLI: a small entry (commander and the command definitions) plus bundles it requires on
-  // demand, so `pepe --help` does not load the core (see scripts/cli-bundles.mjs).
-  ...cli.map((options) => build(options)),
+  // The CLI (a small entry, commander and the command definitions, the core on demand) and the
+  // extension's core, sharing one copy of the core in chunks (see scripts/cli-bundles.mjs).
+  splitBuild(common),
+  // The heavy dependencies only some commands use, each loaded on first use.
+  ...vendors.map((options) => build(options)),
   // The chat webview's script (issue 7): runs in the browser, so its own bundle; codicons beside it.
   build({ ...common, platform: 'browser', target: 'es2022', format: 'iife', minify: true, plugins: [...common.plugins, zodEnglishOnly], entryPoints: { webview: 'src/webview/main.ts' }, outdir: 'dist' }),
   // The model setup form's script (issue 26): a page of its own, so a bundle of its own.
@@ -56,7 +56,7 @@ await Promise.all([
 ]);
 
 // `pepe --help` prints the help built into dist/cli.js (the CLI just built is asked for it).
-await build(withHelpText(cli[0]));
+await withHelpText(common);
 
 // The JSON Schema comes from the same zod schema the store validates with (spec 2).
 const schemaModule = await build({

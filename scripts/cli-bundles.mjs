@@ -1,36 +1,39 @@
-// The CLI's bundles (esbuild code splitting is not available for CommonJS, so the split is done
-// by hand). Each layer is loaded only when a command needs it:
+// The CLI's and the extension core's bundles. Each layer is loaded only when it is needed:
 //
-//   dist/cli.js              the program: turns on the V8 code cache (src/cli/code-cache.ts), then
-//                            requires cli-main.js through it
-//   dist/cli-main.js         commander and the command definitions: all `pepe --help` loads
-//   dist/cli-core.js         the core and the terminal adapters (src/cli/core-bundle.ts), required
-//                            by src/cli/core-loader.ts the first time a command needs the core
-//   dist/cli-errors.js       src/core/errors.ts, shared by all of them so `instanceof PepeError`
-//                            holds across bundles
+//   dist/cli.js              the program (src/cli/bin.ts): prints `--help` and `--version` itself,
+//                            or turns on the V8 code cache (src/cli/code-cache.ts) and requires
+//                            cli-main.js through it
+//   dist/cli-main.js         commander and the command definitions
+//   dist/cli-core.js         the CLI's way into the core (src/cli/core-bundle.ts), required by
+//                            src/cli/core-loader.ts the first time a command needs the core
+//   dist/extension-core.js   the extension's way into the core (src/extension/core-bundle.ts),
+//                            required by dist/extension.js (esbuild.mjs) on first use
+//   dist/NAME-HASH.js        chunks: what those share (one copy of the core for both hosts), and
+//                            each part of the core the sources load with a dynamic import(), on
+//                            first use
 //   dist/cli-vendor/NAME.js  heavy dependencies only some commands use (the AI SDK providers,
-//                            yaml, sucrase, execa): in cli-core.js each is a stand-in whose
-//                            exports load the real bundle on first use
+//                            yaml, sucrase, execa, ...): where the core imports one there is a
+//                            stand-in whose exports load the real bundle on first use
 //
 // Node built-ins few commands use get the same kind of stand-in (LAZY_BUILTINS).
+//
+// esbuild splits code into chunks only for ES modules, and VS Code (like the code cache) loads
+// CommonJS: the four entries are built together as ES modules with splitting, then each file is
+// turned into CommonJS on its own (its source map carried through), import() into require().
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 
 const ROOT = import.meta.dirname ? resolve(import.meta.dirname, '..') : process.cwd();
-const ERRORS = resolve(ROOT, 'src/core/errors.ts');
-const CORE_BUNDLE = resolve(ROOT, 'src/cli/core-bundle.ts');
-const MAIN = resolve(ROOT, 'src/cli/main.ts');
-const CORE_DIR = resolve(ROOT, 'src/core') + '/';
-const EXTENSION_CORE = resolve(ROOT, 'src/extension/core-bundle.ts');
+const DIST = resolve(ROOT, 'dist');
 
 /**
  * Vendor bundle name → the packages in it. Add a package here when it is heavy and not needed by
- * every command. The AI SDK bundle takes zod from cli-core.js (already loaded by then) rather than
- * carrying a second copy.
+ * every command. The core uses zod/mini; the AI SDK and the MCP client use zod's full API, from
+ * one vendor bundle of its own (`zod`, below) rather than a copy each.
  */
 export const LAZY_VENDORS = {
   'ai-sdk': ['@ai-sdk/anthropic', '@ai-sdk/openai-compatible'],
@@ -58,19 +61,6 @@ const REQUIRED_VENDOR_PACKAGES = new Set(['web-tree-sitter']);
 const requireFromRoot = createRequire(resolve(ROOT, 'package.json'));
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const sourceOf = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
-
-/** A source module → the bundle file it is in, for the imports that cross from one bundle to another. */
-const bundleOf = (map) => ({
-  name: 'pepe-cli-bundles',
-  setup(b) {
-    b.onResolve({ filter: /\.js$/ }, (args) => {
-      const target = map[sourceOf(args)];
-      return target ? { path: target, external: true } : undefined;
-    });
-  },
-});
-
 /** Each lazy package becomes a CommonJS stand-in with one getter per export, loading the real bundle on first access. */
 async function lazyVendors() {
   const where = {};
@@ -83,7 +73,11 @@ async function lazyVendors() {
   return {
     name: 'pepe-cli-lazy-vendors',
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^(${Object.keys(where).map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'pepe-lazy' }));
+      // import() of a package (the MCP client's modules are imported so) gets an ES module naming
+      // the stand-in's exports: its namespace then has them by name, each still loaded on first use
+      // (the CommonJS stand-in itself would be its `default`).
+      b.onResolve({ filter: new RegExp(`^(${Object.keys(where).map(escape).join('|')})$`) }, (args) => ({ path: args.path, namespace: args.kind === 'dynamic-import' ? 'pepe-lazy-esm' : 'pepe-lazy' }));
+      b.onLoad({ filter: /.*/, namespace: 'pepe-lazy-esm' }, (args) => ({ loader: 'js', resolveDir: ROOT, contents: `export { ${where[args.path].keys.join(', ')} } from ${JSON.stringify(args.path)};` }));
       b.onLoad({ filter: /.*/, namespace: 'pepe-lazy' }, (args) => {
         const { vendor, ns, keys, callable } = where[args.path];
         return {
@@ -131,12 +125,16 @@ async function lazyBuiltins() {
   };
 }
 
-/** In a vendor bundle, `zod` and `zod/v4` are cli-core.js's copy (exported there as zodForVendors). */
-const zodFromCore = {
-  name: 'pepe-cli-zod-from-core',
+/**
+ * In the other vendor bundles, `zod` and `zod/v4` (zod's full API, which the AI SDK and the MCP
+ * client build their schemas with) are dist/cli-vendor/zod.js. It shares zod's settings with the
+ * core's zod/mini through zod's global configuration object.
+ */
+const zodFromVendor = {
+  name: 'pepe-cli-zod-from-vendor',
   setup(b) {
     b.onResolve({ filter: /^zod(\/v4)?$/ }, () => ({ path: 'zod', namespace: 'pepe-zod' }));
-    b.onLoad({ filter: /.*/, namespace: 'pepe-zod' }, () => ({ loader: 'js', contents: "module.exports = require(require('node:path').join(__dirname, '..', 'cli-core.js')).zodForVendors;" }));
+    b.onLoad({ filter: /.*/, namespace: 'pepe-zod' }, () => ({ loader: 'js', contents: "module.exports = require(require('node:path').join(__dirname, 'zod.js'));" }));
   },
 };
 
@@ -152,94 +150,61 @@ export const zodEnglishOnly = {
   },
 };
 
+/** A chunk esbuild named `NAME-HASH.js` (and its map): removed before a build writes its own. */
+const CHUNK = /-[A-Z0-9]{8}\.js(\.map)?$/;
+
 /**
- * The core modules the extension's core bundle imports itself (from outside src/core): cli-core.js
- * exports each of them (as `sharedCore`), so dist/extension-core.js takes them from there instead
- * of carrying a second copy of the core (the .vsix ships both).
+ * Builds dist/cli.js, cli-main.js, cli-core.js, extension-core.js and their chunks (see the top of
+ * this file), given the options every bundle shares. `helpText`: what `pepe --help` prints, built
+ * into dist/cli.js (withHelpText).
  */
-async function extensionCoreImports(shared) {
-  const found = new Set();
-  await build({
-    ...shared, entryPoints: [EXTENSION_CORE], write: false, outdir: resolve(ROOT, 'dist'), sourcemap: false, external: ['vscode'], logLevel: 'error',
-    plugins: [...shared.plugins, {
-      name: 'pepe-core-imports',
-      setup(b) {
-        b.onResolve({ filter: /\.js$/ }, (args) => {
-          const source = sourceOf(args);
-          if (!source.startsWith(CORE_DIR) || args.importer.startsWith(CORE_DIR) || !existsSync(source)) return undefined;
-          found.add(relative(ROOT, source).split(sep).join('/'));
-          return { path: source, external: true };
-        });
-      },
-    }],
+export async function splitBuild(shared, { helpText } = {}) {
+  const result = await build({
+    ...shared,
+    // A short-lived process reads, decodes and scans all of its bundles each time: they are
+    // minified (whitespace and syntax; names kept readable for --verbose stacks; source maps beside
+    // them). That also leaves them pure ASCII (comments go), which V8 decodes and scans on its fast path.
+    minifySyntax: true,
+    format: 'esm',
+    splitting: true,
+    write: false,
+    outdir: DIST,
+    chunkNames: '[name]-[hash]',
+    sourcemap: 'inline',
+    entryPoints: { cli: 'src/cli/bin.ts', 'cli-main': 'src/cli/main.ts', 'cli-core': 'src/cli/core-bundle.ts', 'extension-core': 'src/extension/core-bundle.ts' },
+    external: ['vscode'],
+    define: { PEPE_HELP_TEXT: helpText === undefined ? 'undefined' : JSON.stringify(helpText), PEPE_VERSION: VERSION },
+    plugins: [...shared.plugins, zodEnglishOnly, await lazyVendors(), await lazyBuiltins()],
   });
-  return [...found].sort();
-}
-
-/** In dist/extension-core.js: each shared core module (and zod) is cli-core.js's copy. */
-const coreFromCli = (modules) => ({
-  name: 'pepe-core-from-cli',
-  setup(b) {
-    const load = "require(require('node:path').join(__dirname, 'cli-core.js'))";
-    b.onResolve({ filter: /\.js$/ }, (args) => {
-      if (args.importer.startsWith(CORE_DIR)) return undefined;
-      const rel = relative(ROOT, sourceOf(args)).split(sep).join('/');
-      return modules.includes(rel) ? { path: rel, namespace: 'pepe-shared-core' } : undefined;
+  const files = result.outputFiles.filter((f) => f.path.endsWith('.js'));
+  const converted = await Promise.all(files.map(async (f) => {
+    const out = await build({
+      stdin: { contents: f.text, sourcefile: relative(ROOT, f.path), resolveDir: DIST, loader: 'js' },
+      bundle: false, platform: 'node', target: shared.target, format: 'cjs', write: false, outfile: f.path, sourcemap: 'external',
+      minifyWhitespace: true, minifySyntax: true, legalComments: 'none', logLevel: shared.logLevel,
+      // A lazy import() becomes a require (no ES module loader start-up).
+      supported: { 'dynamic-import': false },
+      ...(basename(f.path) === 'cli.js' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
     });
-    b.onLoad({ filter: /.*/, namespace: 'pepe-shared-core' }, (args) => ({ loader: 'js', contents: `module.exports = ${load}.sharedCore[${JSON.stringify(args.path)}];` }));
-    b.onResolve({ filter: /^zod$/ }, () => ({ path: 'zod', namespace: 'pepe-shared-zod' }));
-    b.onLoad({ filter: /.*/, namespace: 'pepe-shared-zod' }, () => ({ loader: 'js', contents: `module.exports = ${load}.zodForVendors;` }));
-  },
-});
-
-/**
- * dist/extension-core.js: the extension's own half of the core bundle. The core itself, zod and
- * the heavy dependencies are the CLI's bundles (cli-core.js, cli-vendor/), required from it: one
- * copy of each in the .vsix.
- */
-export async function extensionCoreBuild(shared) {
-  const modules = await extensionCoreImports(shared);
-  return { ...shared, entryPoints: { 'extension-core': EXTENSION_CORE }, outdir: 'dist', external: ['vscode'], plugins: [...shared.plugins, zodEnglishOnly, coreFromCli(modules), await lazyVendors()] };
+    return out.outputFiles;
+  }));
+  await mkdir(DIST, { recursive: true });
+  for (const old of readdirSync(DIST)) if (CHUNK.test(old)) await rm(join(DIST, old), { force: true });
+  await Promise.all(converted.flat().map((o) => writeFile(o.path, o.contents)));
 }
 
-/**
- * The options of dist/cli.js (the first of cliBuilds) with `pepe --help`'s text built in: the text
- * the CLI just built prints, so `pepe --help` need not load commander and the command definitions.
- */
-export function withHelpText(cliOptions) {
+/** Builds again with `pepe --help`'s text built into dist/cli.js: the text the CLI just built prints. */
+export async function withHelpText(shared) {
   const text = execFileSync(process.execPath, [resolve(ROOT, 'dist/cli.js'), '--help'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PEPE_CODE_CACHE: 'off' }, stdio: ['ignore', 'pipe', 'inherit'] });
   if (!text.startsWith('Usage: pepe')) throw new Error(`pepe --help printed no help: ${text.slice(0, 200)}`);
-  return { ...cliOptions, define: { ...cliOptions.define, PEPE_HELP_TEXT: JSON.stringify(text) } };
+  await splitBuild(shared, { helpText: text });
 }
 
-/** esbuild options for every CLI bundle, given the options shared by all bundles. */
-export async function cliBuilds(shared) {
-  const sharedModules = await extensionCoreImports(shared);
-  await rm(resolve(ROOT, 'dist/cli-vendor'), { recursive: true, force: true }); // no stale vendor bundles
-  // A short-lived process reads, decodes and scans all of its bundles each time: the CLI's are
-  // minified (whitespace and syntax; names kept readable for --verbose stacks; source maps beside them).
-  // That also leaves them pure ASCII (comments go), which V8 decodes and scans on its fast path.
+/** esbuild options of the vendor bundles (dist/cli-vendor/), given the options every bundle shares. */
+export async function vendorBuilds(shared) {
+  await rm(resolve(DIST, 'cli-vendor'), { recursive: true, force: true }); // no stale vendor bundles
   const common = { ...shared, minifyWhitespace: true, minifySyntax: true, plugins: [...shared.plugins, zodEnglishOnly] };
   return [
-    // `supported`: a lazy import() becomes a require (no ES module loader start-up).
-    // PEPE_HELP_TEXT: none in this build; withHelpText builds it again with the help it prints.
-    { ...common, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', define: { PEPE_HELP_TEXT: 'undefined', PEPE_VERSION: VERSION }, banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [MAIN]: './cli-main.js', [ERRORS]: './cli-errors.js' }), await lazyBuiltins()] },
-    // cli-main.js gets the vendor stand-ins too (yaml, for front matter, would be half of `--help`).
-    { ...common, entryPoints: { 'cli-main': 'src/cli/main.ts' }, outdir: 'dist', define: { PEPE_VERSION: VERSION }, supported: { 'dynamic-import': false }, plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js', [CORE_BUNDLE]: './cli-core.js' }), await lazyVendors(), await lazyBuiltins()] },
-    {
-      ...common,
-      // The CLI's core, and every core module the extension's core bundle takes from it.
-      stdin: {
-        contents: [
-          "export * from './src/cli/core-bundle.js';",
-          ...sharedModules.map((m, i) => `import * as m${i} from './${m.replace(/\.ts$/, '.js')}';`),
-          `export const sharedCore = { ${sharedModules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')} };`,
-        ].join('\n'),
-        resolveDir: ROOT, sourcefile: 'cli-core.ts', loader: 'ts',
-      },
-      outfile: 'dist/cli-core.js',
-      plugins: [...common.plugins, bundleOf({ [ERRORS]: './cli-errors.js' }), await lazyVendors(), await lazyBuiltins()] },
-    { ...common, entryPoints: { 'cli-errors': 'src/core/errors.ts' }, outdir: 'dist' },
     ...Object.entries(LAZY_VENDORS).map(([vendor, packages]) => ({
       ...common,
       stdin: {
@@ -248,7 +213,8 @@ export async function cliBuilds(shared) {
         sourcefile: `${vendor}.js`,
       },
       outfile: `dist/cli-vendor/${vendor}.js`,
-      plugins: [...common.plugins, zodFromCore],
+      plugins: [...common.plugins, zodFromVendor],
     })),
+    { ...common, stdin: { contents: "export * from 'zod';", resolveDir: ROOT, sourcefile: 'zod.js' }, outfile: 'dist/cli-vendor/zod.js' },
   ];
 }

@@ -4,6 +4,8 @@
  * build was made from, without loading anything else; every other command goes on in start.ts.
  * Only the bundle runs this file.
  */
+import { start } from './start.js';
+
 declare const PEPE_HELP_TEXT: string | undefined;
 declare const PEPE_VERSION: string | undefined;
 
@@ -13,4 +15,4 @@ const help = typeof PEPE_HELP_TEXT === 'string' && args.length === 1 && (args[0]
 const version = typeof PEPE_VERSION === 'string' && args.length === 1 && (args[0] === '--version' || args[0] === '-V');
 if (help && (!process.stdout.isTTY || process.stdout.columns === 80)) process.stdout.write(PEPE_HELP_TEXT);
 else if (version) process.stdout.write(`${PEPE_VERSION}\n`);
-else void import('./start.js');
+else start();

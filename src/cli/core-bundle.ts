@@ -19,6 +19,4 @@ export { agentFileText, AGENT_STATUS_WORDS } from '../core/interop/report.js';
 export { readImageFiles } from './image-files.js';
 export { TerminalRenderer } from './render.js';
 export { TtyPrompter } from './tty-prompter.js';
-/** The CLI's AI SDK bundle (dist/cli-vendor/ai-sdk.js) uses this copy of zod instead of its own. */
-export * as zodForVendors from 'zod';
 export { TaskService, TaskStore, tasksHome, runTask, awaitedCalls, DEFAULT_MAX_TASKS } from '../core/tasks/index.js';

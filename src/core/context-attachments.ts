@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { relative } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from './zod.js';
 import { openChecked, pathFact } from './tools/file-access.js';
 import type { PepePaths } from './paths.js';
 import { lazySchema } from './lazy-schema.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from './zod.js';
 
 /**
  * Pictures in a user's message (issue 25): a screenshot of an error, a mock-up. A trust boundary:

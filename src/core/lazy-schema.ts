@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from './zod.js';
 
 /**
  * A zod schema built on first use instead of when its module loads (issue 27). Building a schema

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { CheckpointError, ShadowGit, type ShadowGitOptions } from './shadow-git.js';
 import { lazySchema } from '../lazy-schema.js';
 

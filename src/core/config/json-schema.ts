@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { PepeConfig } from './schema.js';
 
 /** The JSON Schema shipped for editors (`contributes.jsonValidation`), generated from the zod schema. */

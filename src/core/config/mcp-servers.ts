@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 
 /**
  * One MCP server in the configuration (`mcp_servers.<name>`): a local one (`command`, launched over

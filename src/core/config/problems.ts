@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import type * as z from '../zod.js';
 
 /** `agents.triage.tools[0]` from a zod path. */
 export function jsonPath(path: readonly PropertyKey[]): string {

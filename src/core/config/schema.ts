@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { AgentMcpSelection, McpServerConfig, McpServerName } from './mcp-servers.js';
 import { SLOT_NAMES } from './slot-names.js';
 import { HooksConfig } from './hooks.js';
@@ -8,12 +8,6 @@ import { HooksConfig } from './hooks.js';
  * The one configuration file (spec 2). Every object is "loose": unknown keys survive a
  * round trip (forward compatibility) and are reported by `unknownKeys` / `pepe doctor`.
  */
-
-// zod/mini sets no language for the messages zod words itself: without one they all read
-// "Invalid input" (the config problem "models.m.base_url: Invalid URL" would lose its reason).
-// English, as zod's full API sets it, unless a language was chosen already. The setting is for the
-// whole process and is read when a value is checked, so it only has to come before the first check.
-if (!z.config().localeError) z.config(z.locales.en());
 
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const name = (what: string) =>

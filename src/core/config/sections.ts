@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import type * as z from '../zod.js';
 import { describeIssue, jsonPath } from './problems.js';
 
 /** Sections that are maps of named entries: a problem costs one entry's field, not the whole map. */

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import type * as z from 'zod/mini';
+import type * as z from '../zod.js';
 import { ConfigError } from '../errors.js';
 import { PepeConfig } from './schema.js';
 import { describeIssue, describeParseError } from './problems.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { BASE_INPUT, BASE_OUTPUT, builtinSlot } from './base-slots.js';
 import type { ChildAgentRequest, PipelineSelection, SlotRef, ToolSelection } from './host.js';
 import type { LoadedCore, LoadedSlot } from './loaded-core.js';

@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode, type Pair } from 'yaml';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { lazySchema } from '../lazy-schema.js';
 import { capabilityProblem } from './capabilities.js';
 import { parseYamlFile, type Problem } from './problems.js';

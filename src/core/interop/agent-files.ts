@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { sortProblems, type Problem } from '../cores/problems.js';
 import { describeIssue } from '../config/problems.js';
 import { AgentConfig, NAME_PATTERN, SlotOverrides } from '../config/schema.js';

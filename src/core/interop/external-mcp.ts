@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { MCP_SERVER_NAME, McpServerConfig } from '../config/mcp-servers.js';
 import { parseJsonc } from './jsonc.js';
 import { contentHash } from './trust-store.js';

@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { lazySchema } from '../lazy-schema.js';
 
 /**

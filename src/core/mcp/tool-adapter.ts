@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors.js';
 import { untrustedBlock, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool.js';

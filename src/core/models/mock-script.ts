@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { describeIssue, describeParseError } from '../config/problems.js';
 import { UsageError, errorMessage } from '../errors.js';
 import { lazySchema } from '../lazy-schema.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { errorMessage } from '../errors.js';
 import { ANTHROPIC_BASE_URL, OPENAI_BASE_URL } from './http-providers.js';
 import { lazySchema } from '../lazy-schema.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 
 /** A model as the model_select slot names it (spec 3.2): the configured id, with what a plugin may add. */
 export const ModelRef = z.looseObject({

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import type { RiskHint, RiskKind } from './risk.js';
 import { lazySchema } from '../lazy-schema.js';
 

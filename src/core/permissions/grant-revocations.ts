@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { lazySchema } from '../lazy-schema.js';
 
 /**

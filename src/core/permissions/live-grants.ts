@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { scopedEntry } from './grant-scope.js';
 import { RevocationLog, revocationMatches, type Revocation } from './grant-revocations.js';
 import type { BarrierLiveGrants } from './barrier-types.js';

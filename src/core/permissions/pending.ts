@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { UsageError } from '../errors.js';
 import { Redactor } from '../secrets/redact.js';
 import type { ToolFacts } from '../tools/tool.js';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { PluginCallError, type PluginShape } from './call-error.js';
 import { FrameError, FrameReader, MAX_MESSAGE_BYTES, encodeFrame } from './framing.js';
 import { HOST_SOURCE } from './host-source.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { defineTool, untrustedBlock, type Tool } from '../tools/tool.js';
 
 /** Spec 6.2: a one-off consultation along a granted route. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { UsageError } from '../errors.js';
 import { appendLine, JsonLinesReader } from '../jsonl.js';
 import { Message } from '../messages.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { lazySchema } from '../lazy-schema.js';
 import type { AgentConfig, Tier } from '../config/schema.js';
 import { Message } from '../messages.js';

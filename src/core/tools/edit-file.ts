@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { withEditorFeedback } from './editor-feedback.js';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { applyBlocks, decodeText, EditError, encodeText } from './edit-blocks.js';
 import { openChecked, pathFact, recheck } from './file-access.js';
 import { failure, withDeadline } from './files.js';

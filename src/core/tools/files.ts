@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { withEditorFeedback } from './editor-feedback.js';
 import { lstat, readdir } from 'node:fs/promises';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { forRead, makeParents, openChecked, pathFact, READ_FLAGS, recheck, WRITE_FLAGS } from './file-access.js';
 import { defineTool, ToolRefusal, untrustedBlock, type PathFact, type ToolContext, type ToolOutcome } from './tool.js';
 import { compareCodeUnits } from '../code-unit-order.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { readSkill } from '../interop/skills.js';
 import { defineTool } from './tool.js';
 

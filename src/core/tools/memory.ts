@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { agentHome } from '../paths.js';
 import { defineTool, slotEvents, untrustedBlock } from './tool.js';
 

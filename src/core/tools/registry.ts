@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import type { AgentConfig } from '../config/schema.js';
 import type { ToolSpec } from '../models/provider.js';
 import { editFileTool } from './edit-file.js';

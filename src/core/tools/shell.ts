@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { expandHome, gitControlChanges, scanGitControl } from '../sandbox/index.js';
 import { commandSearchPath, scrubEnv } from '../secrets/scrub.js';
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../slots/builtin/sandbox.js';

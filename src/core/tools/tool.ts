@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import type { Builtins } from '../slots/builtin/index.js';
 import type { PepePaths } from '../paths.js';

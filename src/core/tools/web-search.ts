@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod.js';
 import { defineTool, slotEvents, untrustedBlock } from './tool.js';
 
 export const webSearch = defineTool({

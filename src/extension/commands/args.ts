@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../../core/zod.js';
 import { SLOT_NAMES } from '../../core/slots/names.js';
 import { PRESET_NAMES } from '../../core/permissions/presets.js';
 

@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
+import * as z from '../../core/zod.js';
 import { Checkpoints, type Checkpoint } from '../../core/checkpoints/checkpoints.js';
 import { parseArgs } from './args.js';
 import { checkpointDetail, checkpointLabel, checkpointsThatChanged } from '../../core/checkpoints/checkpoint-label.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import * as z from 'zod/mini';
+import * as z from '../../core/zod.js';
 import { UsageError } from '../../core/errors.js';
 import { checkCoreFolder } from '../diagnostics/manifest-check.js';
 import { toDiagnostic } from '../diagnostics/manifest-diagnostics.js';

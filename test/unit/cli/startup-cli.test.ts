@@ -37,6 +37,12 @@ async function traced(home: TempHome, args: string[], extra: { input?: string; e
   return { ...r, loaded, dist };
 }
 
+/** The CLI's and the extension core's bundles: the entries and the chunks they share (scripts/cli-bundles.mjs). */
+function splitBundles(): string[] {
+  const entries = ['cli.js', 'cli-main.js', 'cli-core.js', 'extension-core.js'];
+  return [...entries, ...readdirSync(join(ROOT, 'dist')).filter((f) => /-[A-Z0-9]{8}\.js$/.test(f))];
+}
+
 describe('pepe start-up: the core loads only when a command needs it', function () {
   this.timeout(60_000);
   let home: TempHome;
@@ -96,7 +102,7 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     };
     for (const [vendor, mark] of Object.entries(marks)) {
       assert.ok(text(`cli-vendor/${vendor}`).includes(mark), `${mark} not in ${vendor}`);
-      for (const f of ['cli.js', 'cli-main.js', 'cli-core.js']) assert.ok(!text(f).includes(mark), `${mark} (${vendor}) is bundled into ${f}`);
+      for (const f of splitBundles()) assert.ok(!text(f).includes(mark), `${mark} (${vendor}) is bundled into ${f}`);
     }
     assert.ok(!text('cli.js').includes('$constructor'), 'zod is bundled into the entry');
   });
@@ -147,13 +153,13 @@ describe('pepe start-up: the core loads only when a command needs it', function 
   });
 
   it('the bundles are pure ASCII and carry zod\'s English messages only (each start reads all of them)', () => {
-    const files = ['cli.js', 'cli-main.js', 'cli-core.js', ...readdirSync(join(ROOT, 'dist/cli-vendor')).filter((f) => f.endsWith('.js')).map((f) => `cli-vendor/${f}`)];
+    const files = [...splitBundles(), ...readdirSync(join(ROOT, 'dist/cli-vendor')).filter((f) => f.endsWith('.js')).map((f) => `cli-vendor/${f}`)];
     for (const f of files) {
       const bytes = readFileSync(join(ROOT, 'dist', f));
       const at = bytes.findIndex((b) => b > 0x7f);
       assert.equal(at, -1, `${f} has a non-ASCII byte at ${at}: ${bytes.subarray(Math.max(0, at - 60), at + 20).toString()}`);
     }
-    const core = readFileSync(join(ROOT, 'dist/cli-core.js'), 'utf8');
+    const core = splitBundles().map((f) => readFileSync(join(ROOT, 'dist', f), 'utf8')).join('\n');
     assert.ok(core.includes('Invalid input'), "zod's English messages are in the core");
     // The German messages' own words ("Ungültige Eingabe", escaped as ASCII by the bundler).
     assert.ok(!/Ung\\(u00FC|xFC)ltige Eingabe/i.test(core), "zod's other languages are bundled");
@@ -230,10 +236,12 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     home.writeConfig({ agents: { a: { model: 'mock' } } });
     const out = join(home.dir, 'jit.txt');
     const preload = join(home.dir, 'jit.cjs');
-    writeFileSync(preload, `setImmediate(() => process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, String(require(${JSON.stringify(join(ROOT, 'dist/cli-core.js'))}).zodForVendors.config().jitless))));\n`);
+    // zod keeps its settings in one global object, made by whoever comes first: the CLI makes it
+    // with jitless set, and the core's zod then writes its message language into the same object.
+    writeFileSync(preload, `setImmediate(() => process.on('exit', () => { const c = globalThis.__zod_globalConfig; require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ jitless: c && c.jitless, locale: typeof (c && c.localeError) })); }));\n`);
     const r = await execa('node', ['--require', preload, CLI, 'run', 'a', 'hello'], { cwd: home.dir, env: { PATH: process.env.PATH ?? '', HOME: home.dir, PEPE_HOME: home.dir, XDG_CACHE_HOME: join(home.dir, 'cache') }, extendEnv: false, reject: false, stdin: 'ignore', timeout: 60_000 });
     assert.equal(r.stdout, 'You said: hello', r.stderr);
-    assert.equal(readFileSync(out, 'utf8'), 'true');
+    assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { jitless: true, locale: 'function' });
   });
 
   it('the code cache is written privately, and a cache folder others can write to is not used', async () => {
