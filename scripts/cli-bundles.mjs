@@ -18,14 +18,16 @@
 // Node built-ins few commands use get the same kind of stand-in (LAZY_BUILTINS).
 //
 // esbuild splits code into chunks only for ES modules, and VS Code (like the code cache) loads
-// CommonJS: the four entries are built together as ES modules with splitting, then each file is
-// turned into CommonJS on its own (its source map carried through), import() into require().
+// CommonJS: cli-main.js, cli-core.js and extension-core.js are built together as ES modules with
+// splitting, then each file is turned into CommonJS on its own (its source map carried through),
+// import() into require(). dist/cli.js is built on its own, before the code cache is on: it shares
+// nothing with them (a chunk it shared would be read without the cache on every command).
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const ROOT = import.meta.dirname ? resolve(import.meta.dirname, '..') : process.cwd();
 const DIST = resolve(ROOT, 'dist');
@@ -156,9 +158,22 @@ const CHUNK = /-[A-Z0-9]{8}\.js(\.map)?$/;
 /**
  * Builds dist/cli.js, cli-main.js, cli-core.js, extension-core.js and their chunks (see the top of
  * this file), given the options every bundle shares. `helpText`: what `pepe --help` prints, built
- * into dist/cli.js (withHelpText).
+ * into dist/cli.js (withHelpText). `outdir` and `minifyWhitespace`: another folder, and readable
+ * lines (for a profile that names lines).
  */
-export async function splitBuild(shared, { helpText } = {}) {
+export async function splitBuild(shared, { helpText, outdir = DIST, minifyWhitespace = true } = {}) {
+  await mkdir(outdir, { recursive: true });
+  await build({
+    ...shared, minifyWhitespace, minifySyntax: true, format: 'cjs', outfile: join(outdir, 'cli.js'), entryPoints: ['src/cli/bin.ts'],
+    define: { PEPE_HELP_TEXT: helpText === undefined ? 'undefined' : JSON.stringify(helpText), PEPE_VERSION: VERSION },
+    banner: { js: '#!/usr/bin/env node' }, supported: { 'dynamic-import': false },
+    plugins: [...shared.plugins, await lazyBuiltins(), {
+      name: 'pepe-cli-main-beside',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: './cli-main.js', external: true }));
+      },
+    }],
+  });
   const result = await build({
     ...shared,
     // A short-lived process reads, decodes and scans all of its bundles each time: they are
@@ -168,28 +183,26 @@ export async function splitBuild(shared, { helpText } = {}) {
     format: 'esm',
     splitting: true,
     write: false,
-    outdir: DIST,
+    outdir,
     chunkNames: '[name]-[hash]',
     sourcemap: 'inline',
-    entryPoints: { cli: 'src/cli/bin.ts', 'cli-main': 'src/cli/main.ts', 'cli-core': 'src/cli/core-bundle.ts', 'extension-core': 'src/extension/core-bundle.ts' },
+    entryPoints: { 'cli-main': 'src/cli/main.ts', 'cli-core': 'src/cli/core-bundle.ts', 'extension-core': 'src/extension/core-bundle.ts' },
     external: ['vscode'],
-    define: { PEPE_HELP_TEXT: helpText === undefined ? 'undefined' : JSON.stringify(helpText), PEPE_VERSION: VERSION },
+    define: { PEPE_VERSION: VERSION },
     plugins: [...shared.plugins, zodEnglishOnly, await lazyVendors(), await lazyBuiltins()],
   });
   const files = result.outputFiles.filter((f) => f.path.endsWith('.js'));
   const converted = await Promise.all(files.map(async (f) => {
     const out = await build({
-      stdin: { contents: f.text, sourcefile: relative(ROOT, f.path), resolveDir: DIST, loader: 'js' },
+      stdin: { contents: f.text, sourcefile: relative(ROOT, f.path), resolveDir: outdir, loader: 'js' },
       bundle: false, platform: 'node', target: shared.target, format: 'cjs', write: false, outfile: f.path, sourcemap: 'external',
-      minifyWhitespace: true, minifySyntax: true, legalComments: 'none', logLevel: shared.logLevel,
+      minifyWhitespace, minifySyntax: true, legalComments: 'none', logLevel: shared.logLevel,
       // A lazy import() becomes a require (no ES module loader start-up).
       supported: { 'dynamic-import': false },
-      ...(basename(f.path) === 'cli.js' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
     });
     return out.outputFiles;
   }));
-  await mkdir(DIST, { recursive: true });
-  for (const old of readdirSync(DIST)) if (CHUNK.test(old)) await rm(join(DIST, old), { force: true });
+  for (const old of readdirSync(outdir)) if (CHUNK.test(old)) await rm(join(outdir, old), { force: true });
   await Promise.all(converted.flat().map((o) => writeFile(o.path, o.contents)));
 }
 

@@ -1,22 +1,10 @@
 /**
- * Everything the CLI's commands need beyond commander: the core and the terminal adapters. Bundled
- * on its own as dist/cli-core.js (see core-loader.ts and esbuild.mjs). Commands import only the
- * types of what is exported here and load it with `loadCliCore()`.
+ * What nearly every CLI command needs of the core: the facade and the adapters it is built with.
+ * Built as dist/cli-core.js (scripts/cli-bundles.mjs) and loaded with `loadCliCore()`
+ * (core-loader.ts); commands import only its types. A part of the core only some commands use
+ * (agent cores, checkpoints, tasks, session export, the terminal renderer) is imported by that
+ * command where it needs it: each is loaded on first use, never by `pepe slot list`.
  */
-export { createInterface } from 'node:readline/promises';
-export { Checkpoints } from '../core/checkpoints/checkpoints.js';
-export { checkCore, checkCoreReport } from '../core/cores/load-core.js';
-export { checkAgentCores } from '../core/cores/check-agents.js';
-export { formatProblem } from '../core/cores/problems.js';
-export { scaffoldCore } from '../core/cores/scaffold.js';
 export { createPepe } from '../core/pepe.js';
-export { statusLine } from '../core/runtime/conversation-figures.js';
-export { planHandover } from '../core/permissions/plan-mode.js';
 export { beforeShellGrammarCompile } from '../core/permissions/bash-grammar.js';
-export { sessionMarkdown, sessionMatches } from '../core/runtime/session-export.js';
 export { cliVscodeUserMcp } from '../core/interop/external-mcp.js';
-export { agentFileText, AGENT_STATUS_WORDS } from '../core/interop/report.js';
-export { readImageFiles } from './image-files.js';
-export { TerminalRenderer } from './render.js';
-export { TtyPrompter } from './tty-prompter.js';
-export { TaskService, TaskStore, tasksHome, runTask, awaitedCalls, DEFAULT_MAX_TASKS } from '../core/tasks/index.js';

@@ -1,12 +1,13 @@
 /**
  * The CLI's heavy half, loaded on first use. `pepe --help` and usage errors never load it; a
- * command that needs the core calls `loadCliCore()`. Under the sources (tsx) this is a plain
- * dynamic import; esbuild.mjs maps it to `require('./cli-core.js')`, a bundle of its own next to
- * dist/cli.js, so the entry bundle stays small (code splitting is not available for CommonJS).
+ * command that needs the core calls `loadCliCore()`, and one that needs a part only some commands
+ * use, `loadCliExtras()`. Each is a dynamic import: in the build, dist/cli-core.js and a chunk of
+ * its own (scripts/cli-bundles.mjs), required on first use.
  */
 import { setFlagsFromString } from 'node:v8';
 
 export type CliCore = typeof import('./core-bundle.js');
+export type CliExtras = typeof import('./core-extras.js');
 
 let loading: Promise<CliCore> | undefined;
 
@@ -16,6 +17,14 @@ export function loadCliCore(): Promise<CliCore> {
     return core;
   });
   return loading;
+}
+
+let extras: Promise<CliExtras> | undefined;
+
+/** The parts of the core only some commands use (core-extras.ts), loaded on first use. */
+export function loadCliExtras(): Promise<CliExtras> {
+  extras ??= loadCliCore().then(() => import('./core-extras.js'));
+  return extras;
 }
 
 /**

@@ -5,7 +5,6 @@
 import { errorMessage } from '../core/errors.js';
 import { enableAsciiBundleRead } from './bundle-read.js';
 import { enableCodeCache } from './code-cache.js';
-import { stderr } from './stdio.js';
 
 export function start(): void {
   // (V8's WebAssembly tier for the bash grammar is set when the grammar is first loaded: core-loader.ts.)
@@ -24,7 +23,8 @@ export function start(): void {
         process.exitCode = code;
       },
       (e: unknown) => {
-        stderr(`pepe: ${errorMessage(e)}\n`);
+        // (A failure to load the commands at all: stdio.ts, which they write with, is theirs.)
+        process.stderr.write(`pepe: ${errorMessage(e)}\n`);
         process.exitCode = 1;
       },
     );

@@ -1,5 +1,6 @@
 import type { Interface } from 'node:readline/promises';
-import { visible, type ApprovalRequest, type Decision, type Prompter } from '../core/permissions/index.js';
+import { visible } from '../core/display.js';
+import { type ApprovalRequest, type Decision, type Prompter } from '../core/permissions/approval.js';
 import { approvalView } from '../core/permissions/approval-view.js';
 import { previewChange } from '../core/tools/change-preview.js';
 import { unifiedDiff } from '../core/tools/line-diff.js';

@@ -1,18 +1,16 @@
-import { Checkpoints } from './checkpoints/checkpoints.js';
-import { fileAttachment, type TurnAttachment } from './context-attachments.js';
+import type { Checkpoints } from './checkpoints/checkpoints.js';
+import type { TurnAttachment } from './context-attachments.js';
 import { addModel, addRoute, editAgent, linkSchema, removeAgent, removeRoute, type AgentEdit, type SlotTarget } from './config/edits.js';
 import { canonicalAgent, routeGraph, type RouteGraph } from './routing/route-graph.js';
 import type { AgentConfig, ModelConfig, PepeConfig } from './config/schema.js';
 import type { SectionProblem } from './config/sections.js';
-import { runDoctor, type DoctorFinding } from './doctor.js';
+import type { DoctorFinding } from './doctor.js';
 import { UsageError } from './errors.js';
-import { installPlugin, removePlugin } from './plugins/install.js';
 import type { ToolOutcome } from './tools/tool.js';
 import type { RunTurnOptions, TurnResult } from './events.js';
 import { switchNotice } from './runtime/turn-helpers.js';
 import { conversationFigures, type ConversationFigures } from './runtime/conversation-figures.js';
 import type { MemoryReindexResult, MemoryStatus } from './slots/memory-admin.js';
-import { mcpFindings } from './mcp/doctor.js';
 import type { ResolveTarget } from './slots/resolve.js';
 import type { Interop } from './interop/workspace-power.js';
 import { agentNotLoaded, interopFindings, type AgentListRow } from './interop/report.js';
@@ -21,7 +19,7 @@ import { approveNow } from './facade/approve-now.js';
 
 import type { ConfigSnapshot } from './config/store.js';
 import type { InProcessPlugin, PluginInfo } from './plugins/registry.js';
-import type { ApprovedCall, DeniedCall, PendingApproval } from './permissions/index.js';
+import type { ApprovedCall, DeniedCall, PendingApproval } from './permissions/pending.js';
 import type { SlotOverview, SlotStatus } from './slots/slot-service.js';
 import type { LoadedSession, SessionInfo, SessionOrigin } from './runtime/session-store.js';
 import type { ProjectUsage, UsageRecord } from './runtime/usage.js';
@@ -79,8 +77,8 @@ export class Pepe extends PepeWiring {
       const file = this.workspaceItems()?.agents.find((a) => a.name === opts.agent);
       if (file) return Promise.reject(new UsageError(agentNotLoaded(file, this.workspaceItems()!)));
     }
-    if (!this.hooks.has('UserPromptSubmit') && !this.hooks.has('SessionStart') && !this.hooks.has('Stop')) return this.runtime.runTurn(opts);
-    return runWithHooks(this.hooks, (o) => this.runtime.runTurn(o), opts);
+    if (!this.hooks.has('UserPromptSubmit') && !this.hooks.has('SessionStart') && !this.hooks.has('Stop')) return this.runtime().then((r) => r.runTurn(opts));
+    return runWithHooks(this.hooks, (o) => this.runtime().then((r) => r.runTurn(o)), opts);
   }
 
 
@@ -170,11 +168,11 @@ export class Pepe extends PepeWiring {
   }
 
   pluginInstall(path: string): Promise<PluginInfo> {
-    return installPlugin(this.registry, path);
+    return import('./facade/on-demand.js').then(({ installPlugin }) => installPlugin(this.registry, path));
   }
 
   pluginRemove(name: string): Promise<PluginInfo> {
-    return removePlugin(this.registry, name);
+    return import('./facade/on-demand.js').then(({ removePlugin }) => removePlugin(this.registry, name));
   }
 
   /** Spec 3.4: another VS Code extension's occupant; it shows up like an installed plugin. */
@@ -256,7 +254,7 @@ export class Pepe extends PepeWiring {
    * pending, when its agent or session no longer exists.
    */
   approveNow(id: string, opts: { always?: boolean } = {}): Promise<ToolOutcome & { ran: boolean; call: ApprovedCall }> {
-    return approveNow({ reload: () => this.reload(), config: () => this.config, pending: this.pending, sessions: this.sessions, runtime: this.runtime }, id, opts);
+    return approveNow({ reload: () => this.reload(), config: () => this.config, pending: this.pending, sessions: this.sessions, runtime: () => this.runtime() }, id, opts);
   }
 
   approvalList(opts: { includeExpired?: boolean; includeResolved?: boolean; agent?: string } = {}): Promise<PendingApproval[]> { return this.pending.list(opts); }
@@ -314,23 +312,24 @@ export class Pepe extends PepeWiring {
   // ---- health ----
 
   async doctor(): Promise<DoctorFinding[]> {
+    const { runDoctor, mcpFindings } = await import('./facade/on-demand.js');
     return [...(await runDoctor(this.layered.current, await this.registry.list(), this.slots, this.env, this.paths.home)), ...(await mcpFindings(this.mcp)), ...(await this.interop.findings()), ...interopFindings(this.workspaceItems())];
   }
 
   /** The workspace's checkpoints (a shadow repository outside the project): for hosts' restore and compare. */
   checkpoints(): Promise<Checkpoints> {
-    return Checkpoints.open(this.paths.home, this.workspace);
+    return import('./facade/on-demand.js').then(({ Checkpoints }) => Checkpoints.open(this.paths.home, this.workspace));
   }
 
   /** A workspace file as attached context (`@file`): read through the file tools' checks and caps. */
   attachFile(path: string): Promise<TurnAttachment> {
-    return fileAttachment(path, { workspace: this.workspace, paths: this.paths });
+    return import('./facade/on-demand.js').then(({ fileAttachment }) => fileAttachment(path, { workspace: this.workspace, paths: this.paths }));
   }
 
   dispose(): void {
     this.heartbeat.stop();
     this.registry.dispose();
-    this.runtime.dispose();
+    this.disposeRuntime();
     this.liveGrants.dispose();
     this.builtins.sandbox.dispose();
     // The transcripts and records appended to lately are kept open a moment (jsonl.ts): let go of them.

@@ -4,9 +4,9 @@ import type { AgentConfig } from '../../core/config/schema.js';
 import { isPresetName, PERMISSION_PRESETS, PRESET_NAMES, presetNamed, withPreset } from '../../core/permissions/presets.js';
 import { json, table } from '../format.js';
 import { parseList, type CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
 import { inert } from './trust.js';
 import { stdout } from '../stdio.js';
+import { loadCliExtras } from '../core-loader.js';
 
 function parseSlots(value: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -21,7 +21,7 @@ function parseSlots(value: string): Record<string, string> {
 /** The core folder as an absolute path, after checking it (without running its modules); a broken core is refused. */
 async function checkedCore(dir: string): Promise<string> {
   const { resolve } = await import('node:path');
-  const { checkCore, formatProblem } = await loadCliCore();
+  const { checkCore, formatProblem } = await loadCliExtras();
   const abs = resolve(dir);
   const problems = checkCore(abs, { loadModules: false });
   if (problems.length) {
@@ -67,7 +67,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
       const pepe = await ctx.pepe();
-      const { AGENT_STATUS_WORDS } = await loadCliCore();
+      const { AGENT_STATUS_WORDS } = await loadCliExtras();
       const agents = pepe.agentList();
       const problems = pepe.interopProblems();
       if (opts.json) return ctx.out(json({ agents, problems }));

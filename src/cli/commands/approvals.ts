@@ -4,11 +4,11 @@ import { inertJson, visibleLine } from '../../core/display.js';
 import { describeGrant, riskKindsOf, scopedEntry } from '../../core/permissions/grant-scope.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
+import { loadCliExtras } from '../core-loader.js';
 
 /** The background task (issue 28) whose worktree a parked call was made in: its id, or null. */
 async function taskNamer(): Promise<(call: { workspace?: string; cwd: string }) => string | null> {
-  const core = await loadCliCore();
+  const core = await loadCliExtras();
   let tasks: { id: string; worktree: string }[] = [];
   try {
     tasks = new core.TaskStore(core.tasksHome(process.env)).list();

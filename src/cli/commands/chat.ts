@@ -4,10 +4,12 @@ import { errorMessage, UsageError } from '../../core/errors.js';
 import { visible, visibleLine } from '../../core/display.js';
 import type { TurnEvent } from '../../core/events.js';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
 import { promptLines } from '../../core/interop/prompts.js';
 import { expandedText, explicitModel, globalFlags } from './run.js';
 import { stderr, stdout, useStreams } from '../stdio.js';
+import { createInterface } from 'node:readline/promises';
+import { loadCliExtras } from '../core-loader.js';
+import { TerminalRenderer } from '../render.js';
 
 const HELP = 'commands: /agent NAME (hand the conversation to NAME), /new (new session), /trust (trust this conversation again after outside content), /plan (only tools that read run; the agent answers with a plan), /act (back to acting), /start [AGENT] (carry out the last plan), /help (commands and prompts), /exit; /name args uses a prompt file; Ctrl+C stops a running turn';
 
@@ -28,7 +30,7 @@ export function registerChatCommand(program: Command, ctx: CliContext): void {
     .action(async (first: string, opts: { model?: string; provider?: string; session?: string; plan?: boolean; untrusted?: boolean }, cmd: Command) => {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
-      const { createInterface, TerminalRenderer, TtyPrompter, statusLine, planHandover } = await loadCliCore();
+      const { TtyPrompter, statusLine, planHandover } = await loadCliExtras();
       // readline writes to process.stdout itself: every write goes through the streams from here (stdio.ts).
       useStreams();
       const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: !!process.stdin.isTTY });

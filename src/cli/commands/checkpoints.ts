@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
 import { json, printListing, table } from '../format.js';
 import { visibleLine } from '../../core/display.js';
 import { skippedText } from '../../core/checkpoints/skipped.js';
 import { checkpointLabel } from '../../core/checkpoints/checkpoint-label.js';
+import { loadCliExtras } from '../core-loader.js';
 
 /**
  * `pepe checkpoints list|diff|restore` (issue 17): the snapshots taken before turns that changed
@@ -17,7 +17,7 @@ export function registerCheckpointCommands(program: Command, ctx: CliContext): v
     .option('--workspace <dir>', 'the folder (default: the current directory)');
 
   const open = async () => {
-    const { Checkpoints } = await loadCliCore();
+    const { Checkpoints } = await loadCliExtras();
     const pepe = await ctx.pepe();
     return Checkpoints.open(pepe.paths.home, cmd.opts<{ workspace?: string }>().workspace ?? process.cwd());
   };

@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
 import { stderr } from '../stdio.js';
+import { loadCliExtras } from '../core-loader.js';
 
 /**
  * `pepe init [DIR]` scaffolds an agent core (spec 7); `pepe init --check [DIR]` validates one and
@@ -17,7 +17,7 @@ export function registerInitCommand(program: Command, ctx: CliContext): void {
     .option('--check', 'validate the core instead: exit 0 when valid, 2 with every problem listed')
     .action(async (dir: string | undefined, opts: { check?: boolean }) => {
       const cwd = process.cwd();
-      const { checkCoreReport, checkAgentCores, formatProblem, scaffoldCore } = await loadCliCore();
+      const { checkCoreReport, checkAgentCores, formatProblem, scaffoldCore } = await loadCliExtras();
       if (opts.check) {
         let checks: { label: string; dir: string; problems: ReturnType<typeof checkCoreReport>['problems']; notes: ReturnType<typeof checkCoreReport>['notes'] }[];
         if (dir !== undefined) {

@@ -5,8 +5,10 @@ import type { TurnEvent } from '../../core/events.js';
 import { Redactor } from '../../core/secrets/redact.js';
 import { secretValues } from '../../core/secrets/scrub.js';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
 import { isTerminal, stderr, stdout, useStreams } from '../stdio.js';
+import { createInterface } from 'node:readline/promises';
+import { loadCliExtras } from '../core-loader.js';
+import { TerminalRenderer } from '../render.js';
 
 interface RunOptions {
   model?: string;
@@ -62,16 +64,15 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .action(async (agent: string, given: string, opts: RunOptions, cmd: Command) => {
       const { verbose } = globalFlags(cmd);
       const model = explicitModel(opts);
-      const core = await loadCliCore();
       // Read before anything starts: a bad file is a usage error, and nothing is sent.
-      const images = await core.readImageFiles(opts.image);
+      const images = opts.image.length ? await (await loadCliExtras()).readImageFiles(opts.image) : [];
       // Spec 5.4: without a terminal to ask on, nobody is present.
       const interactive = opts.input && isTerminal(0) && !opts.json;
       // readline writes to process.stderr itself: every write goes through the streams from here (stdio.ts).
       if (interactive) useStreams();
-      const rl = interactive ? core.createInterface({ input: process.stdin, output: process.stderr }) : null;
-      const pepe = await ctx.pepe({ prompter: rl ? new core.TtyPrompter(rl, stderr) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
-      const renderer = new core.TerminalRenderer(stdout, stderr, { verbose });
+      const rl = interactive ? createInterface({ input: process.stdin, output: process.stderr }) : null;
+      const pepe = await ctx.pepe({ prompter: rl ? new (await loadCliExtras()).TtyPrompter(rl, stderr) : null, workspace: process.cwd(), untrusted: opts.untrusted === true });
+      const renderer = new TerminalRenderer(stdout, stderr, { verbose });
       const text = await expandedText(pepe, given, (line) => verbose && !opts.json && stderr(`ℹ ${line}\n`));
       // Spec 8: the core masks the event stream; a JSON line is masked again on its serialised
       // text, where escaping can spell a key anew.

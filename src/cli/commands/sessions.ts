@@ -4,7 +4,7 @@ import { inertJson, visibleLine } from '../../core/display.js';
 import { UsageError } from '../../core/errors.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
+import { loadCliExtras } from '../core-loader.js';
 
 type Pepe = Awaited<ReturnType<CliContext['pepe']>>;
 
@@ -33,7 +33,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
       const pepe = await ctx.pepe();
       let list = pepe.sessionList(agent);
       if (opts.search) {
-        const { sessionMatches } = await loadCliCore();
+        const { sessionMatches } = await loadCliExtras();
         list = list.filter((s) => sessionMatches(pepe.sessionLoad(s.agent, s.id, { keep: false }), opts.search!));
       }
       // Outside-content sources name what a model or a web page chose (file paths, servers): printed inert.
@@ -62,7 +62,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
     .action(async (first: string, second: string | undefined) => {
       const pepe = await ctx.pepe();
       const { agent, id } = findSession(pepe, first, second);
-      const { sessionMarkdown } = await loadCliCore();
+      const { sessionMarkdown } = await loadCliExtras();
       const s = pepe.sessionLoad(agent, id);
       ctx.out(sessionMarkdown(s.info, s.messages));
     });
@@ -76,7 +76,7 @@ export function registerSessionCommands(program: Command, ctx: CliContext): void
     .action(async (first: string, second: string | undefined, opts: { output?: string }) => {
       const pepe = await ctx.pepe();
       const { agent, id } = findSession(pepe, first, second);
-      const { sessionMarkdown } = await loadCliCore();
+      const { sessionMarkdown } = await loadCliExtras();
       const s = pepe.sessionLoad(agent, id);
       const text = sessionMarkdown(s.info, s.messages);
       if (!opts.output) return ctx.out(text);

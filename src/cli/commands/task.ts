@@ -6,9 +6,10 @@ import { visibleLine } from '../../core/display.js';
 import type { Pepe } from '../../core/pepe.js';
 import type { CommitIdentity, TaskRecord, TaskService, TaskView } from '../../core/tasks/index.js';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
 import { json, printListing, table } from '../format.js';
 import { isTerminal, useStreams } from '../stdio.js';
+import { createInterface } from 'node:readline/promises';
+import { loadCliExtras } from '../core-loader.js';
 
 /**
  * `pepe task start|list|show|diff|commit|merge|discard|stop` (issue 28): background tasks, each an
@@ -29,7 +30,7 @@ commit and merge make their commits by your git identity (see pepe task commit -
 Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
 
   const service = async (pepe?: Pepe): Promise<TaskService> => {
-    const core = await loadCliCore();
+    const core = await loadCliExtras();
     const p = pepe ?? (await ctx.pepe());
     return new core.TaskService({ dataHome: core.tasksHome(process.env), pepeHome: p.paths.home, env: process.env, maxRunning: () => p.config.limits?.max_tasks ?? core.DEFAULT_MAX_TASKS, usage: () => p.usageRecords() });
   };
@@ -57,7 +58,7 @@ Statuses: starting, running, waiting (for approval), done, failed, stopped.`);
     .command('_run', { hidden: true })
     .argument('<id>')
     .action(async (id: string) => {
-      const core = await loadCliCore();
+      const core = await loadCliExtras();
       const store = new core.TaskStore(core.tasksHome(process.env));
       const record = store.read(id);
       if (!record) throw new UsageError(`no task ${id}`);
@@ -219,7 +220,6 @@ function startRunner(record: TaskRecord, tasks: TaskService, home: string | unde
 
 async function confirm(yes: boolean | undefined, question: string): Promise<boolean> {
   if (yes || !isTerminal(0)) return true;
-  const { createInterface } = await loadCliCore();
   useStreams(); // readline writes to process.stderr itself (stdio.ts)
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {

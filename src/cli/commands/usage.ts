@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { json, table } from '../format.js';
 import type { CliContext } from '../context.js';
-import { loadCliCore } from '../core-loader.js';
+import { loadCliExtras } from '../core-loader.js';
 
 export function registerUsageCommand(program: Command, ctx: CliContext): void {
   program
@@ -16,7 +16,7 @@ export function registerUsageCommand(program: Command, ctx: CliContext): void {
       if (opts.session) {
         const info = pepe.sessionList().find((s) => s.id === opts.session);
         if (!info) throw new UsageError(`no session ${opts.session}; see pepe sessions list`);
-        const { statusLine } = await loadCliCore();
+        const { statusLine } = await loadCliExtras();
         const figures = pepe.conversationFigures(info.agent, info.id);
         return ctx.out(opts.json ? json({ agent: info.agent, sessionId: info.id, ...figures }) : `${info.agent} ${info.id}: ${statusLine(figures)}`);
       }

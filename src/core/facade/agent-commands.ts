@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import type { Interop } from '../interop/workspace-power.js';
 import { agentFileText, type AgentListRow } from '../interop/report.js';
 import type { PepePaths } from '../paths.js';
-import { widenEntries } from '../permissions/index.js';
+import { widenEntries } from '../permissions/grant-scope.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import { candidatesFor } from '../slots/availability.js';
 import type { SlotName } from '../slots/names.js';

@@ -1,6 +1,6 @@
 import type { PepeConfig } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import type { ApprovedCall, PendingApprovals } from '../permissions/index.js';
+import type { ApprovedCall, PendingApprovals } from '../permissions/pending.js';
 import type { AgentRuntime } from '../runtime/agent-runtime.js';
 import type { SessionStore } from '../runtime/session-store.js';
 import type { ToolOutcome } from '../tools/tool.js';
@@ -12,7 +12,7 @@ export interface ApproveDeps {
   config(): PepeConfig;
   pending: Pick<PendingApprovals, 'get' | 'approve' | 'takeApprovedById'>;
   sessions: Pick<SessionStore, 'exists'>;
-  runtime: Pick<AgentRuntime, 'runApprovedNow'>;
+  runtime: () => Promise<Pick<AgentRuntime, 'runApprovedNow'>>;
 }
 
 /**
@@ -34,5 +34,5 @@ export async function approveNow(deps: ApproveDeps, id: string, opts: { always?:
   // Taken under the approval's lock: if a turn of that session took it first, that turn runs it.
   const call = await deps.pending.takeApprovedById(approved.id);
   if (!call) return { content: `approved; ${approved.agent}'s current turn of that session took it and runs it`, isError: false, ran: false, call: approved };
-  return { ...(await deps.runtime.runApprovedNow(call)), call };
+  return { ...(await (await deps.runtime()).runApprovedNow(call)), call };
 }

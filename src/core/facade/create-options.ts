@@ -1,5 +1,5 @@
 import type { CreateProviderOptions } from '../models/factory.js';
-import type { Prompter } from '../permissions/index.js';
+import type { Prompter } from '../permissions/approval.js';
 import type { SandboxSurface } from '../slots/builtin/index.js';
 
 export interface CreatePepeOptions {

@@ -6,15 +6,14 @@ import { EventLog } from '../log.js';
 import { pepePaths, resolveHome, type PepePaths } from '../paths.js';
 import { PluginRegistry } from '../plugins/registry.js';
 import type { CreateProviderOptions } from '../models/factory.js';
-import { PendingApprovals } from '../permissions/index.js';
+import { PendingApprovals } from '../permissions/pending.js';
 import type { RunTurnOptions, TurnResult } from '../events.js';
-import { AgentRuntime } from '../runtime/agent-runtime.js';
+import type { AgentRuntime } from '../runtime/agent-runtime.js';
 import { GrantControls } from '../grant-controls.js';
 import { LiveGrants } from '../permissions/live-grants.js';
 import { SavedOnDisk } from '../permissions/saved-on-disk.js';
 import { Heartbeat } from '../runtime/heartbeat.js';
 import { SessionStore } from '../runtime/session-store.js';
-import { summariseWithModel } from '../runtime/compaction.js';
 import { UsageLedger } from '../runtime/usage.js';
 import { allowListEnv, scrubEnv, secretValues } from '../secrets/scrub.js';
 import { McpManager } from '../mcp/manager.js';
@@ -25,6 +24,7 @@ import { TrustStore } from '../interop/trust-store.js';
 import type { Interop } from '../interop/workspace-power.js';
 import { WorkspaceTrust } from '../interop/trust-actions.js';
 import type { CreatePepeOptions } from './create-options.js';
+import type { RuntimeDeps } from '../runtime/runtime-deps.js';
 import { LayeredConfig } from './layered-config.js';
 import { AgentCommands } from './agent-commands.js';
 import { SlotCommands } from './slot-commands.js';
@@ -49,7 +49,10 @@ export abstract class PepeWiring {
   protected readonly sessions: SessionStore;
   protected readonly usage: UsageLedger;
   protected readonly pending: PendingApprovals;
-  protected readonly runtime: AgentRuntime;
+  /** The agent runtime and everything a turn uses, loaded with the first turn (runtime()). */
+  private runtimeLoad: Promise<AgentRuntime> | undefined;
+  private loadedRuntime: AgentRuntime | undefined;
+  protected disposed = false;
   protected readonly heartbeat: Heartbeat;
   /** MCP servers: started on first use, kept across turns, stopped on dispose. */
   protected readonly mcp: McpManager;
@@ -99,7 +102,8 @@ export abstract class PepeWiring {
     const providerOptions: CreateProviderOptions = { baseDir: this.paths.home, ...options.providerOptions };
     this.interop = new WorkspaceText(this.paths.home, this.workspace, () => this.workspaceTrusted);
     this.builtins = new Builtins(this.paths, () => this.config, options.sandboxSurface, (messages, model, signal) =>
-      summariseWithModel(messages, model, { config: this.config, env: this.env, providerOptions }, signal),
+      // (It brings the model providers: loaded with the runtime, on-demand.ts.)
+      import('./on-demand.js').then(({ summariseWithModel }) => summariseWithModel(messages, model, { config: this.config, env: this.env, providerOptions }, signal)),
     );
     this.usage = new UsageLedger(this.paths.usage);
     this.slots = new SlotService({ config: () => this.config, registry: this.registry, log: this.log, builtins: this.builtins, usageTiers: () => this.usageTiers(), sandboxStatus: () => this.builtins.sandbox.status() });
@@ -111,7 +115,7 @@ export abstract class PepeWiring {
     this.workspaceTrust = new WorkspaceTrust({ trust: this.trust, full: () => this.layered.full(), reload: () => this.reload() });
     this.liveGrants = new LiveGrants(join(this.paths.home, 'grants'));
     this.grants = new GrantControls({ store: this.store, config: () => this.config, agentSource: (agent) => this.workspaceItems()?.agents.find((a) => a.name === agent && a.status === 'loaded')?.source ?? null, sessions: this.sessions, live: this.liveGrants, reload: () => this.reload() });
-    this.runtime = new AgentRuntime({
+    this.runtimeDeps = (): RuntimeDeps => ({
       live: this.liveGrants, saved: new SavedOnDisk(this.paths.config), hooks: (turn) => this.hooks.forTurn(turn),
       config: () => this.config, env: this.env, paths: this.paths, slots: this.slots, builtins: this.builtins, log: this.log, routes: { add: (from, to) => this.routeAdd(from, to), remove: (from, to) => this.routeRemove(from, to) },
       allowAlways: (agent, tool) => this.allowAlways(agent, tool), sessions: this.sessions, usage: this.usage, pending: this.pending, prompter: options.prompter ?? null, workspace: this.workspace,
@@ -121,6 +125,31 @@ export abstract class PepeWiring {
     this.slotCommands = new SlotCommands({ config: () => this.config, slots: this.slots, registry: this.registry, builtins: this.builtins, env: this.env, workspace: this.workspace, edit: (mutate) => this.edit(mutate) });
     this.agentCommands = new AgentCommands({ config: () => this.config, workspaceItems: () => this.workspaceItems(), registry: this.registry, paths: this.paths, slotName: (slot) => this.slotCommands.slotName(slot), edit: (mutate) => this.edit(mutate) });
     this.heartbeat = new Heartbeat({ config: () => this.config, slots: this.slots, run: (o) => this.run(o), sessions: this.sessions, agentsDir: this.paths.agents }, join(this.paths.home, 'heartbeat.json'));
+  }
+
+  private readonly runtimeDeps: () => RuntimeDeps;
+
+  /**
+   * The agent runtime: it (and what only a turn uses: the turn loop, the tools, the barrier's
+   * command rules, agent cores) loads with the first turn (on-demand.ts), so a command that runs
+   * none (`pepe slot list`, a view in the editor) does not load it.
+   */
+  protected runtime(): Promise<AgentRuntime> {
+    this.runtimeLoad ??= import('./on-demand.js').then(({ AgentRuntime }) => {
+      const runtime = new AgentRuntime(this.runtimeDeps());
+      if (this.disposed) runtime.dispose();
+      else this.loadedRuntime = runtime;
+      return runtime;
+    });
+    return this.runtimeLoad;
+  }
+
+  /** Lets go of the runtime if it was loaded (and of one still loading when it arrives), and stops the MCP servers. */
+  protected disposeRuntime(): void {
+    this.disposed = true;
+    this.loadedRuntime?.dispose();
+    this.loadedRuntime = undefined;
+    void this.mcp.dispose();
   }
 
   /** Values masked wherever Pepe writes or shows text: keys, and every MCP entry's input secret. */

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { Redactor } from '../secrets/redact.js';
 import type { ToolFacts } from '../tools/tool.js';
 import { riskKindsOf, scopedEntry } from './grant-scope.js';
-import { RISK_KINDS, type RiskHint } from './risk.js';
+import { RISK_KINDS, type RiskHint } from './risk-kinds.js';
 import { compareCodeUnits } from '../code-unit-order.js';
 import { lazySchema } from '../lazy-schema.js';
 

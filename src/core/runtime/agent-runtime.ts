@@ -5,7 +5,9 @@ import { composePrompt, inputMessages, modelHistory, outputMessages, runBootstra
 import { errorMessage, UsageError } from '../errors.js';
 import type { EventSink, RunTurnOptions, TurnStatus } from '../events.js';
 import type { Message } from '../messages.js';
-import { markOutsideContent, newRunState, PLAN_MODE_SYSTEM_TEXT, type ApprovedCall } from '../permissions/index.js';
+import { markOutsideContent, newRunState } from '../permissions/run-state.js';
+import { PLAN_MODE_SYSTEM_TEXT } from '../permissions/plan-mode.js';
+import { type ApprovedCall } from '../permissions/pending.js';
 import { canMessage } from '../routing/route-graph.js';
 import { routingFor } from '../routing/router.js';
 import { MANAGE_ROUTING_SKILL, ROUTING_TOOLS } from '../routing/tools.js';

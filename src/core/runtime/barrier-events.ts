@@ -1,6 +1,6 @@
 import type { TurnEvent } from '../events.js';
 import type { LogRecord } from '../log.js';
-import type { BarrierEvent } from '../permissions/index.js';
+import type { BarrierEvent } from '../permissions/approval.js';
 
 /** A barrier event as the log records it (what was asked, what was decided, by whom). */
 export function logRecord(e: BarrierEvent): LogRecord {

@@ -1,5 +1,5 @@
 import type { EventSink } from '../events.js';
-import { joinTaint, taintAdded, type ConversationTaint, type RunPermissionState } from '../permissions/index.js';
+import { joinTaint, taintAdded, type ConversationTaint, type RunPermissionState } from '../permissions/run-state.js';
 import type { SessionStore } from './session-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ApprovedCall, PendingApprovals } from '../permissions/index.js';
+import type { ApprovedCall, PendingApprovals } from '../permissions/pending.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolOutcome } from '../tools/tool.js';
 

@@ -1,6 +1,9 @@
 import { realpath } from 'node:fs/promises';
 import { errorMessage } from '../errors.js';
-import { markOutsideContent, type BarrierOutcome, type PermissionBarrier, type RiskKind, type RunPermissionState } from '../permissions/index.js';
+import { markOutsideContent, type RunPermissionState } from '../permissions/run-state.js';
+import { type BarrierOutcome } from '../permissions/approval.js';
+import { type PermissionBarrier } from '../permissions/barrier.js';
+import { type RiskKind } from '../permissions/risk.js';
 import { classifyTool } from '../permissions/tool-classes.js';
 import { RedactorCache } from '../secrets/redactor-cache.js';
 import { secretValues } from '../secrets/scrub.js';

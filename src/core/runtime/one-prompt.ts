@@ -1,4 +1,4 @@
-import type { Decision, Prompter } from '../permissions/index.js';
+import type { Decision, Prompter } from '../permissions/approval.js';
 
 /**
  * A prompter that shows one question at a time: calls of one model message may run side by side,

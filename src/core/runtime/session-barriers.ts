@@ -1,6 +1,9 @@
 import type { EventSink } from '../events.js';
 import { barrierLiveGrants } from '../permissions/live-grants.js';
-import { defaultCatastropheContext, PermissionBarrier, SessionGrants, type Prompter } from '../permissions/index.js';
+import { defaultCatastropheContext } from '../permissions/catastrophic.js';
+import { PermissionBarrier } from '../permissions/barrier.js';
+import { SessionGrants } from '../permissions/session-grants.js';
+import { type Prompter } from '../permissions/approval.js';
 import { logRecord, toTurnEvent } from './barrier-events.js';
 import { LruMap } from './lru-map.js';
 import { onePromptAtATime } from './one-prompt.js';

@@ -1,6 +1,7 @@
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import type { AssistantMessage, Message, ToolMessage } from '../messages.js';
-import { markOutsideContent, type PermissionBarrier, type RunPermissionState } from '../permissions/index.js';
+import { markOutsideContent, type RunPermissionState } from '../permissions/run-state.js';
+import { type PermissionBarrier } from '../permissions/barrier.js';
 import type { ModelRef } from '../slots/contracts.js';
 import type { SlotService } from '../slots/slot-service.js';
 import { ToolRegistry } from '../tools/registry.js';

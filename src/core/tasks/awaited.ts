@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../permissions/index.js';
+import type { PendingApproval } from '../permissions/pending.js';
 import { RAN_SCOPE_PREFIX } from '../runtime/follow-up.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PendingApproval } from '../../core/permissions/index.js';
+import type { PendingApproval } from '../../core/permissions/pending.js';
 import { visibleLine } from '../../core/display.js';
 import type { TaskService, TaskView } from '../../core/tasks/index.js';
 import type { PepeHost } from '../host/pepe-host.js';

@@ -10,6 +10,7 @@ import { globalDeclarations, PEPE_CORE_DTS } from '../../../src/core/cores/sdk-d
 // @ts-expect-error: a plain JavaScript build script, without type declarations
 import { sdkTypesText } from '../../../scripts/sdk-types-text.mjs';
 import { cleanup, scaffolded, tempDir, write } from './helpers.js';
+import { useStreams } from '../../../src/cli/stdio.js';
 
 const SDK_TYPES = join(import.meta.dirname, '../../../src/core/cores/sdk-types.ts');
 const SDK_DTS = join(import.meta.dirname, '../../../src/core/cores/sdk-dts.ts');
@@ -19,6 +20,9 @@ async function init(args: string[]): Promise<{ code: number; out: string[]; err:
   let err = '';
   const program = new Command('pepe').exitOverride();
   registerInitCommand(program, { out: (t) => out.push(t), pepe: async () => assert.fail('init needs no Pepe home') } as CliContext);
+  // The CLI writes to the file descriptors directly (src/cli/stdio.ts); through the stream, as a
+  // command that hands it to readline does, its output reaches the capture below.
+  useStreams();
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string) => {
     err += chunk;

@@ -128,7 +128,7 @@ describe('routing between agents (spec 6)', function () {
     const config = JSON.parse(readFileSync(home.config, 'utf8'));
     assert.deepEqual(config.agents.triage.can_message, ['billing']);
     assert.equal(config.agents.billing.can_message, undefined, 'no reverse route');
-    assert.match(pepe['runtime']['systemMessages']('triage', {}, pepe.config)[0]!.content, /Skill: manage-routing/);
+    assert.match((await pepe['runtime']())['systemMessages']('triage', {}, pepe.config)[0]!.content, /Skill: manage-routing/);
   });
 
   it("a callee's outside content taints the caller's run: its pre-approved bash asks again", async () => {
