@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../errors.js';
 import { Decision, type AllowDecision, type ApprovalRequest, type AskReason, type BarrierEvent, type BarrierOutcome, type Withdrawn } from './approval.js';
 import { classifyLoadingGrammar } from './bash-grammar.js';
@@ -14,6 +13,7 @@ import { SessionGrants } from './session-grants.js';
 import { describeReasons, summarizeCall } from './summary.js';
 import { classifyTool } from './tool-classes.js';
 import { planModeRefusal } from './plan-mode.js';
+import { randomHex } from '../random-id.js';
 
 /**
  * The permission barrier (spec 5): decides, for each tool call, whether it runs now, runs after a
@@ -379,6 +379,6 @@ export class PermissionBarrier {
   }
 
   private newId(): string {
-    return this.options.newId?.() ?? randomBytes(4).toString('hex');
+    return this.options.newId?.() ?? randomHex(4);
   }
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -11,6 +10,7 @@ import { riskKindsOf, scopedEntry } from './grant-scope.js';
 import { RISK_KINDS, type RiskHint } from './risk-kinds.js';
 import { compareCodeUnits } from '../code-unit-order.js';
 import { lazySchema } from '../lazy-schema.js';
+import { randomHex } from '../random-id.js';
 
 /**
  * "No human, no surprises" (spec 5.4): a gated call refused because nobody could be asked is
@@ -126,7 +126,7 @@ export class PendingApprovals {
   ) {
     this.now = options.now ?? (() => new Date());
     this.ttlMs = options.ttlMs ?? PENDING_TTL_MS;
-    this.newId = options.newId ?? (() => randomBytes(4).toString('hex'));
+    this.newId = options.newId ?? (() => randomHex(4));
   }
 
   async park(input: ParkInput): Promise<PendingApproval> {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { AgentConfig, PepeConfig } from '../config/schema.js';
 import { composePrompt, inputMessages, modelHistory, outputMessages, runBootstrap, runInput, runOutput, RUNTIME_RECORD_FIELD, type Sdk, type ToolSelection } from '../cores/index.js';
@@ -38,6 +37,7 @@ import { noSession } from './session-store.js';
 import type { PreparedTurn, Replay, TurnOutcome } from './prepared-turn.js';
 import type { RuntimeDeps, RuntimeTurnResult } from './runtime-deps.js';
 import { SessionBarriers } from './session-barriers.js';
+import { randomHex } from '../random-id.js';
 
 export type { RunTurnOptions } from '../events.js';
 type JsonValue = Sdk.JsonValue;
@@ -156,7 +156,7 @@ export class AgentRuntime {
     const listener = opts.onEvent;
     const masking = listener ? new TurnEventRedactor(secretValues(this.deps.env, config), listener) : null;
     const emit: EventSink = masking ? (e) => masking.handle(e) : () => undefined;
-    const turnId = randomBytes(4).toString('hex');
+    const turnId = randomHex(4);
 
     let sessionId = opts.sessionId;
     if (sessionId && !sessions.exists(opts.agent, sessionId)) throw noSession(opts.agent, sessionId);

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -12,6 +11,7 @@ import type { InvokeResult, ToolCallRequest } from './invoke-tool.js';
 import type { EventSink, RunTurnOptions, TurnResult } from '../events.js';
 import type { SessionStore } from './session-store.js';
 import type { LogRecord } from '../log.js';
+import { randomHex } from '../random-id.js';
 
 /** How deep child agents of agent cores may nest (a child's child's … child), counting from the first caller. */
 export const MAX_DELEGATION_DEPTH = 5;
@@ -156,7 +156,7 @@ export class RuntimeCoreHost implements CoreHost {
   }
 
   spawnAgent(request: ChildAgentRequest): Sdk.SpawnedAgent {
-    const taskId = randomBytes(4).toString('hex');
+    const taskId = randomHex(4);
     const record = (status: string, extra: Record<string, unknown> = {}) =>
       this.deps.sessions.appendState(this.agent, this.sessionId, 'core_task', { taskId, kind: 'agent.spawn', agent: request.agent, caller: `${request.caller.phase}/${request.caller.slotId}`, status, ...extra });
     // A spawned child outlives the slot, not the turn: it is cancelled with the turn.

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from '../zod.js';
@@ -11,6 +10,7 @@ import { RedactorCache } from '../secrets/redactor-cache.js';
 import { plainMessageLine } from './session-line-check.js';
 import { compareCodeUnits } from '../code-unit-order.js';
 import { LruMap } from './lru-map.js';
+import { randomHex } from '../random-id.js';
 
 export { SESSION_ORIGINS, type SessionOrigin };
 
@@ -104,7 +104,7 @@ export class SessionStore {
   newId(): string {
     const d = new Date();
     const stamp = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
-    return `${stamp}-${randomBytes(4).toString('hex')}`;
+    return `${stamp}-${randomHex(4)}`;
   }
 
   private file(agent: string, id: string): string {

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from '../zod.js';
 import { UsageError } from '../errors.js';
+import { randomHex } from '../random-id.js';
 
 /**
  * One background task's record (issue 28): a JSON file per task in the tasks folder, written
@@ -54,7 +54,7 @@ export const TaskRecord = z.object({
 export type TaskRecord = z.infer<typeof TaskRecord>;
 
 export function newTaskId(): string {
-  return randomBytes(6).toString('hex');
+  return randomHex(6);
 }
 
 export class TaskStore {
@@ -85,7 +85,7 @@ export class TaskStore {
     const checked = TaskRecord.parse(record);
     this.ensure();
     const file = this.file(checked.id);
-    const tmp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
+    const tmp = `${file}.${process.pid}.${randomHex(3)}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(checked, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
   }

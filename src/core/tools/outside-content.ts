@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../random-id.js';
 
 /**
  * Outside content (spec 4.3, 5.3): web results, MCP results, files from outside the workspace,
@@ -66,7 +66,7 @@ export function attributeValue(text: string): string {
 
 /** A fresh mark per block: 64 random bits, never shown to the content before it is wrapped. */
 export function newMark(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
 }
 
 /** Wraps outside content so the model can tell data from instructions (spec 4.3). */

@@ -122,9 +122,9 @@ describe('pepe start-up: the core loads only when a command needs it', function 
     for (const vendor of ['mcp-sdk.js', 'tree-sitter.js']) assert.equal(run.dist(`cli-vendor/${vendor}`), false, `${vendor} was loaded for a mock turn`);
   });
 
-  // Failed before: writing to a pipe built process.stdout (net and the streams), and the bash
-  // grammar's node:zlib (and the streams with it) loaded with the core, on every command.
-  it('slot list and a mock run writing to a pipe load neither net, the streams nor zlib', async () => {
+  // Failed before: writing to a pipe built process.stdout (net and the streams), the bash grammar's
+  // node:zlib (and the streams with it) loaded with the core, and a turn's ids loaded node:crypto.
+  it('slot list and a mock run writing to a pipe load neither net, the streams, zlib nor crypto', async () => {
     home.writeConfig({ agents: { a: { model: 'mock' } } });
     for (const args of [['slot', 'list'], ['run', 'a', 'hello']]) {
       // The second run: the first writes the code cache, which asks node:v8 (and its streams).
@@ -133,7 +133,7 @@ describe('pepe start-up: the core loads only when a command needs it', function 
       assert.equal(r.exitCode, 0, r.stderr);
       assert.ok(r.stdout.length > 0);
       assert.ok(r.loaded.includes('NativeModule fs'), 'the trace lists built-ins');
-      for (const builtin of ['net', 'zlib', 'tty', ...(args[0] === 'slot' ? ['stream'] : [])]) assert.ok(!r.loaded.includes(`NativeModule ${builtin}`), `pepe ${args.join(' ')} loaded node:${builtin}`);
+      for (const builtin of ['net', 'stream', 'zlib', 'tty', 'crypto']) assert.ok(!r.loaded.includes(`NativeModule ${builtin}`), `pepe ${args.join(' ')} loaded node:${builtin}`);
     }
   });
 

@@ -25,7 +25,7 @@ describe('bounded per-session state', function () {
       home.writeConfig({ agents: { a: { model: 'mock' } } });
       const pepe = await home.pepe({ workspace: home.dir });
       for (let i = 0; i < MAX_SESSION_BARRIERS + 10; i++) await pepe.run({ agent: 'a', text: `hi ${i}` });
-      const barriers = (pepe['runtime'] as unknown as { barriers: { size: number } }).barriers;
+      const barriers = ((await pepe['runtime']()) as unknown as { barriers: { size: number } }).barriers;
       assert.equal(barriers.size, MAX_SESSION_BARRIERS);
     } finally {
       home.cleanup();
