@@ -122,6 +122,8 @@ export class LiveGrants {
   rows(): LiveGrantRow[] {
     const out: LiveGrantRow[] = [];
     for (const { sessionId, grants } of this.sessions.values()) {
+      // Most sessions hold no grant: asked by size, not by a list built for each on every publish.
+      if (!grants.size) continue;
       for (const g of grants.list()) {
         const entry = clip(g.grant === 'exact' ? exactText(g.tool!, g.args) : g.entry);
         out.push({ id: sessionRowId(sessionId, g), kind: g.grant === 'bypass' ? 'bypass' : 'session', agent: g.agent, sessionId, ...(g.tool ? { tool: g.tool } : {}), entry, grant: g.grant, at: g.at });

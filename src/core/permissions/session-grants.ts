@@ -68,6 +68,11 @@ export class SessionGrants {
     return this.bypassed.has(agent);
   }
 
+  /** How many grants are held (list() without building it). */
+  get size(): number {
+    return this.bypassed.size + this.anyArgs.size + this.scoped.size + this.exact.size;
+  }
+
   /** Everything held, one row per grant (the exact ones with their arguments). */
   list(): HeldSessionGrant[] {
     return [

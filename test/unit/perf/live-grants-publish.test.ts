@@ -46,6 +46,7 @@ describe('live grants file: written when the listing changes, not again when it 
     const before = stamp();
     await new Promise((r) => setTimeout(r, 15));
     grants.grantAny('a', 'bash');
+    assert.equal(grants.size, 1);
     assert.notEqual(stamp(), before, 'a new grant was not written');
     const listed = JSON.parse(readFileSync(file(), 'utf8')) as { grants: { tool?: string }[] };
     assert.deepEqual(listed.grants.map((g) => g.tool), ['bash']);
