@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, release } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema.js';
 
 /**
@@ -28,9 +28,9 @@ const Entry = lazySchema(() =>
     at: z.number(),
     status: z.union([
       z.object({ confined: z.literal(true), backend: z.enum(['bubblewrap', 'seatbelt']) }),
-      z.object({ confined: z.literal(false), reason: z.string().max(1000) }),
+      z.object({ confined: z.literal(false), reason: z.string().check(z.maxLength(1000)) }),
     ]),
-    version: z.string().max(200).optional(),
+    version: z.optional(z.string().check(z.maxLength(200))),
   }),
 );
 export type CachedConfinement = z.infer<typeof Entry>;
