@@ -7,7 +7,7 @@ export { confinementFailed, detectConfinement, resetConfinementCache, type Confi
 export { DEFAULT_MAX_PROCESSES, kindAt, sandboxPolicy, type ConfinementPolicy, type SandboxPolicyInput } from './policy.js';
 export { gitControlChanges, scanGitControl, type GitControlScan } from './git-control.js';
 export { expandHome, TOOLCHAIN_HOME_ENTRIES } from './home-view.js';
-export { PidsCgroup, processLimitMethod, type ProcessLimitMethod } from './process-limit.js';
+export { PidsCgroup, processLimitMethod, startGroupMoveWait, type ProcessLimitMethod } from './process-limit.js';
 export { bubblewrapArgs, bubblewrapSetsEnv } from './bubblewrap.js';
 export { seatbeltProfile } from './seatbelt.js';
 

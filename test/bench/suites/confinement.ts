@@ -79,7 +79,7 @@ export async function confinementSuite(ctx: SuiteContext): Promise<Figure[]> {
   const limit = processLimitMethod();
   const how =
     limit === 'cgroup'
-      ? 'run as root: the process limit is a pids cgroup per command; moving a process into a cgroup waits for the kernel (about 10 ms), so a shell joins the next command’s group when a command is done and starts the next one when it comes'
+      ? 'run as root: the process limit is a pids cgroup per command; moving a process into a cgroup waits for the kernel (an RCU grace period, 5–25 ms), so a shell joins the next command’s group when a command is done and starts the next one when it comes; when none is waiting (back to back), the one started for it has the kernel’s wait begun before its spawn'
       : 'as an ordinary user the process limit is an rlimit set by the shell inside, and no shell is started ahead';
   return [
     figure('confinement', 'confinement.confined', `warm, shell ready: \`true\` confined (${backend}: namespaces, mounts, process limit by ${limit}), ${PAUSE_MS} ms after the previous command`, 'ms', s.ready, { note: how }),

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
+import { bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, startGroupMoveWait, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
@@ -102,10 +102,15 @@ export class BuiltinSandbox {
     const cgroup = limit && !warm ? PidsCgroup.create(limit) : null;
     let result: SandboxRunResult;
     try {
-      if (warm) result = await this.follow(warm.exec(file, args, env), opts);
-      else if (!cgroup) result = await this.spawn(file, args, env, opts);
-      // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
-      else result = await this.spawn('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts);
+      const started = warm
+        ? warm.exec(file, args, env)
+        : cgroup
+          ? // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
+            this.launch('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts)
+          : this.launch(file, args, env, opts);
+      // Groups a gone Pepe left behind are removed while this command runs, not before it starts.
+      if (limit) PidsCgroup.sweepLeftovers();
+      result = await this.follow(started, opts);
     } finally {
       warm?.dispose();
       cgroup?.dispose();
@@ -122,7 +127,8 @@ export class BuiltinSandbox {
 
   /**
    * A command is on its way (asked for, not yet judged): the shell it will take is started now,
-   * so the kernel's wait for the process-limit group (see warmShell) overlaps with the barrier's
+   * and the kernel's wait for the move into its process-limit group (see warmShell) is begun
+   * before the shell is even spawned, so that wait overlaps with starting the shell, the barrier's
    * work and the person's answer instead of lying on the first command's path. Nothing when a
    * shell is waiting or being started already, when the process limit is not a cgroup (not root),
    * or when commands are not confined by bubblewrap. A command refused after all leaves the shell
@@ -135,7 +141,7 @@ export class BuiltinSandbox {
     if (!limit || !bubblewrapSetsEnv() || this.warm || this.disposed) return;
     if (this.rewarming) clearImmediate(this.rewarming);
     this.rewarming = null;
-    this.warm = WarmShell.start(limit);
+    this.warm = WarmShell.start(limit, true);
   }
 
   /**
@@ -150,7 +156,7 @@ export class BuiltinSandbox {
   /**
    * The shell waiting in a fresh pids cgroup for the next confined command, taken for this one
    * (the next is started when this command is done: rewarm). Moving a process into a cgroup waits
-   * for the kernel (an RCU grace period, about 10 ms); a shell that moved itself in ahead of time,
+   * for the kernel (an RCU grace period, 5–25 ms); a shell that moved itself in ahead of time,
    * and was spawned ahead of time, takes both off the command's path. Null the first time
    * (nothing waiting yet) and where bubblewrap cannot take the environment on its command line.
    */
@@ -160,7 +166,7 @@ export class BuiltinSandbox {
       // Asked again before the next shell was started: start it now (still no slower than a cold start).
       clearImmediate(this.rewarming);
       this.rewarming = null;
-      this.warm ??= WarmShell.start(limit);
+      this.warm ??= WarmShell.start(limit, true);
     }
     const ready = this.warm?.limit === limit && this.warm.alive() ? this.warm : null;
     if (!ready) this.warm?.discard();
@@ -182,9 +188,13 @@ export class BuiltinSandbox {
 
   private warm: WarmShell | null = null;
 
-  private spawn(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+  private launch(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Launched {
     // Input from /dev/null, not a closed pipe: bash reads ~/.bashrc when its input is a socket.
-    return this.follow(launch(file, args, opts.cwd, env, 'ignore'), opts);
+    return launch(file, args, opts.cwd, env, 'ignore');
+  }
+
+  private spawn(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+    return this.follow(this.launch(file, args, env, opts), opts);
   }
 
   /** Ends the shell kept waiting for the next command (see warmShell). */
@@ -220,7 +230,8 @@ export class BuiltinSandbox {
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
     // stdout and stderr as one text, in the order the chunks arrive (the command's own stderr is
-    // already joined to its stdout inside; bubblewrap's messages come on stderr).
+    // already joined to its stdout inside; bubblewrap's messages come on stderr, or on stdout
+    // too from the shell kept waiting, which joins the two itself).
     for (const stream of [child?.stdout, child?.stderr]) {
       stream?.setEncoding('utf8');
       stream?.on('data', (chunk: string) => {
@@ -255,7 +266,10 @@ export class BuiltinSandbox {
  * and everything it starts are inside; if it cannot join, it exits 125 and the command does not
  * run. The command line is sent on its input as one `exec` with every word single-quoted (read
  * whole with `cat`: the input is a socket, which cannot be opened as /dev/stdin), and bubblewrap
- * gets the command's environment as `--clearenv --setenv…` (the shell's own is PATH only).
+ * gets the command's environment as `--clearenv --setenv…` (the shell's own is PATH only). Its
+ * stderr is joined to its stdout once it is in the group, so the command's output (already one
+ * stream inside) and bubblewrap's own messages come on one pipe, in the order they were written
+ * (and one pipe fewer is made on the first command's path).
  */
 class WarmShell {
   private constructor(
@@ -264,11 +278,18 @@ class WarmShell {
     private readonly launched: Launched & { child: ChildProcess },
   ) {}
 
-  static start(limit: number): WarmShell | null {
+  /**
+   * `soon`: a command is waiting or on its way, so the kernel's wait for the shell's move is begun
+   * now (startGroupMoveWait), before the spawn. After the group is made: a move holds the cgroup
+   * lock while it waits, and making a group meanwhile would wait on the main thread.
+   */
+  static start(limit: number, soon = false): WarmShell | null {
     const cgroup = PidsCgroup.create(limit);
     if (!cgroup) return null;
-    const script = 'echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; eval "$(cat)"';
-    const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
+    if (soon) startGroupMoveWait();
+    // stderr is /dev/null until `exec 2>&1`: what a failed join says goes to stdout (`2>&1` before `>`).
+    const script = 'echo $$ 2>&1 > "$0" || { echo "pepe: could not enter the process-limit group"; exit 125; }; exec 2>&1; eval "$(cat)"';
+    const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe', 'joined');
     const { child } = launched;
     if (!child) {
       // Nothing waiting then: the next command joins its group the slower way.
