@@ -273,6 +273,48 @@ describe('the built-in sandbox, confined (spec 3.5)', function () {
     sandbox.dispose();
   });
 
+  it('as root, input cut short (Pepe gone mid-write) runs nothing through the bubblewrap kept waiting', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const marker = join(ws, 'ran.txt');
+    for (const cut of [(data: string) => data.slice(0, data.lastIndexOf('--setenv\0__pepe_complete')), (data: string) => data.slice(0, data.indexOf(marker) + 4)]) {
+      const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+      try {
+        await sandbox.warmUp();
+        const stdin = (sandbox as unknown as { warm: { child: ChildProcess } }).warm.child.stdin!;
+        const end = stdin.end.bind(stdin) as (data: string) => void;
+        (stdin as unknown as { end: (data: string) => void }).end = (data) => end(cut(data));
+        const r = await sandbox.run('touch', [marker], { cwd: ws, env, timeoutMs: 10_000 });
+        assert.equal(r.exitStatus, 125, r.output);
+        assert.equal(existsSync(marker), false, 'the command ran');
+      } finally {
+        sandbox.dispose();
+      }
+    }
+  });
+
+  it('as root, what cannot go through the bubblewrap kept waiting is started directly, as the first command is (NUL bytes, its variable names, long or many words)', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+    const opts = { cwd: ws, env, timeoutMs: 20_000 };
+    try {
+      await sandbox.warmUp();
+      const nul = await sandbox.run('printf', ['a\0--bind\0/\0/'], opts);
+      assert.equal(nul.exitStatus, 1);
+      assert.match(nul.output, /could not start .*null bytes/);
+      const named = await sandbox.run('printenv', ['__pepe_complete'], { ...opts, env: { ...env, __pepe_complete: 'mine' } });
+      assert.equal(named.output, 'mine\n');
+      const long = 'x'.repeat(40_000);
+      assert.equal((await sandbox.run('sh', ['-c', 'printf %s "$1" | wc -c', 'sh', long], opts)).output.trim(), '40000');
+      const many = Array.from({ length: 3000 }, (_, i) => String(i));
+      assert.equal((await sandbox.run('sh', ['-c', 'echo $#', 'sh', ...many], opts)).output, '3000\n');
+      // The shell kept waiting is still there, for the next ordinary command.
+      assert.ok((sandbox as unknown as { warm: unknown }).warm, 'no shell waiting');
+      assert.equal((await sandbox.run('echo', ['ok'], opts)).output, 'ok\n');
+    } finally {
+      sandbox.dispose();
+    }
+  });
+
   it('unconfined (no backend): the command still runs, and the status carries the reason', async () => {
     const sandbox = new BuiltinSandbox(() => undefined, { detect: async () => ({ confined: false, reason: 'user namespaces are disabled' }) });
     assert.deepEqual(await sandbox.status(), { confined: false, reason: 'user namespaces are disabled' });

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, startGroupMoveWait, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
+import { bubblewrapBaseArgs, bubblewrapPolicyArgs, bubblewrapProgram, bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, startGroupMoveWait, type ConfinementPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
@@ -91,23 +91,25 @@ export class BuiltinSandbox {
       gitScan: opts.gitScan,
       maxProcesses: this.options.maxProcesses,
     });
-    // Inside: set the process limit, join stderr to stdout (two pipes cannot keep the order in
-    // which a program interleaves them), then exec the command. The shell parses nothing else.
-    const inner = ['/bin/sh', '-c', `${processLimitPrefix(policy)}exec "$@" 2>&1`, 'sh', ...command];
-    const { file, args } = confinedCommand(policy, inner);
     // The host's temp folder is not there inside: the private /tmp is.
     const env = status.backend === 'bubblewrap' && opts.env.TMPDIR !== undefined ? { ...opts.env, TMPDIR: '/tmp' } : opts.env;
     const limit = this.cgroupLimit(status);
-    const warm = limit ? this.warmShell(limit) : null;
+    const warm = limit && WarmShell.takes(policy, command, env) ? this.warmShell(limit) : null;
     const cgroup = limit && !warm ? PidsCgroup.create(limit) : null;
     let result: SandboxRunResult;
     try {
-      const started = warm
-        ? warm.exec(file, args, env)
-        : cgroup
+      let started: Launched;
+      if (warm) started = warm.exec(policy, command, env);
+      else {
+        // Inside: set the process limit, join stderr to stdout (two pipes cannot keep the order in
+        // which a program interleaves them), then exec the command. The shell parses nothing else.
+        const inner = ['/bin/sh', '-c', `${processLimitPrefix(policy)}exec "$@" 2>&1`, 'sh', ...command];
+        const { file, args } = confinedCommand(policy, inner);
+        started = cgroup
           ? // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
             this.launch('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts)
           : this.launch(file, args, env, opts);
+      }
       // Groups a gone Pepe left behind are removed while this command runs, not before it starts.
       if (limit) PidsCgroup.sweepLeftovers();
       result = await this.follow(started, opts);
@@ -158,7 +160,7 @@ export class BuiltinSandbox {
    * (the next is started when this command is done: rewarm). Moving a process into a cgroup waits
    * for the kernel (an RCU grace period, 5–25 ms); a shell that moved itself in ahead of time,
    * and was spawned ahead of time, takes both off the command's path. Null the first time
-   * (nothing waiting yet) and where bubblewrap cannot take the environment on its command line.
+   * (nothing waiting yet) and where bubblewrap cannot take the environment as arguments (--setenv).
    */
   private warmShell(limit: number): WarmShell | null {
     if (!bubblewrapSetsEnv()) return null;
@@ -260,16 +262,32 @@ export class BuiltinSandbox {
 }
 
 
+/** Names of the variables that carry the command's words to the shell inside (see WarmShell). */
+const WORD_VAR = '__pepe_word_';
+const WORD_COUNT = '__pepe_words';
+const COMPLETE = '__pepe_complete';
+/** bubblewrap refuses more than 9000 arguments in all; the command's words cost three each here. */
+const MAX_SENT_ARGS = 8000;
+/** The kernel takes at most 128 KiB for one variable (name=value); far below that, to be sure. */
+const MAX_WORD_CHARS = 32 * 1024;
+
 /**
- * A shell started ahead of time in a pids cgroup of its own (created with the limit), waiting on
- * its input for the command to exec. It joins the group before it reads anything, so the command
- * and everything it starts are inside; if it cannot join, it exits 125 and the command does not
- * run. The command line is sent on its input as one `exec` with every word single-quoted (read
- * whole with `cat`: the input is a socket, which cannot be opened as /dev/stdin), and bubblewrap
- * gets the command's environment as `--clearenv --setenv…` (the shell's own is PATH only). Its
- * stderr is joined to its stdout once it is in the group, so the command's output (already one
- * stream inside) and bubblewrap's own messages come on one pipe, in the order they were written
- * (and one pipe fewer is made on the first command's path).
+ * A shell started ahead of time in a pids cgroup of its own (created with the limit). It joins the
+ * group first, so everything it starts is inside; if it cannot, it exits 125 and no command runs.
+ * Then it becomes bubblewrap at once (`exec`), which waits for the rest of its arguments on the
+ * shell's input (`--args`): the next command's policy (the network namespace, its places, its
+ * working folder), its environment as `--clearenv --setenv…`, and its words as variables, which
+ * the shell inside turns back into the command line, unsets and execs. So when a command comes,
+ * it is one write, and bubblewrap is already started: no process to start, no line to parse.
+ *
+ * What bubblewrap is started with holds for every command (bubblewrapBaseArgs: the namespaces but
+ * the network's, the read-only root, /dev, /proc, a private /tmp and /run). What comes on the input
+ * is the rest of exactly what bubblewrapArgs gives for the policy. The words come last but one,
+ * and a variable saying the input is complete last: bubblewrap reads to the end of its input, so
+ * input cut short (Pepe gone mid-write) never has it, and then nothing is run. One not needed
+ * after all is killed while it waits. Its stderr is joined to its stdout once it is in the group,
+ * so the command's output and bubblewrap's own messages come on one pipe, in the order they were
+ * written (and one pipe fewer is made on the first command's path).
  */
 class WarmShell {
   private constructor(
@@ -277,6 +295,20 @@ class WarmShell {
     private readonly cgroup: PidsCgroup,
     private readonly launched: Launched & { child: ChildProcess },
   ) {}
+
+  /**
+   * Whether a command can go through a waiting shell; otherwise it is started directly, as the
+   * first one is. Not when a word or a variable holds a NUL byte (it would end that argument
+   * early here; started directly, Node refuses it), when the environment has a variable of the
+   * names used here, when a word is very long (a variable holds less than an argument) or when
+   * there are too many words.
+   */
+  static takes(policy: ConfinementPolicy, command: string[], env: Record<string, string>): boolean {
+    const entries = Object.entries(env);
+    if (entries.some(([k, v]) => k.startsWith('__pepe_') || k.includes('\0') || v.includes('\0'))) return false;
+    if (command.some((w) => w.includes('\0') || w.length > MAX_WORD_CHARS) || policy.cwd.includes('\0')) return false;
+    return 3 * (command.length + entries.length) + 4 * (policy.writable.length + policy.readOnly.length + policy.hidden.length) < MAX_SENT_ARGS;
+  }
 
   /**
    * `soon`: a command is waiting or on its way, so the kernel's wait for the shell's move is begun
@@ -287,16 +319,26 @@ class WarmShell {
     const cgroup = PidsCgroup.create(limit);
     if (!cgroup) return null;
     if (soon) startGroupMoveWait();
+    // Inside: the process limit, nothing unless the input was complete, the words back as "$@"
+    // (eval sees only this fixed text and a counter), the variables gone, then the command.
+    const inner = [
+      `${processLimitPrefix({ maxProcesses: limit })}[ "$${COMPLETE}" = 1 ] || exit 125; set --; i=0;`,
+      `while [ "$i" -lt "$${WORD_COUNT}" ]; do eval "set -- \\"\\$@\\" \\"\\$${WORD_VAR}$i\\""; unset "${WORD_VAR}$i"; i=$((i + 1)); done;`,
+      `unset ${COMPLETE} ${WORD_COUNT} i; exec "$@" 2>&1`,
+    ].join(' ');
+    const bwrap = [bubblewrapProgram(), ...bubblewrapBaseArgs(), '--args', '3', '--', '/bin/sh', '-c', inner, 'sh'];
     // stderr is /dev/null until `exec 2>&1`: what a failed join says goes to stdout (`2>&1` before `>`).
-    const script = 'echo $$ 2>&1 > "$0" || { echo "pepe: could not enter the process-limit group"; exit 125; }; exec 2>&1; eval "$(cat)"';
-    const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe', 'joined');
+    // bubblewrap reads its arguments from fd 3; the command's input is /dev/null (bash reads
+    // ~/.bashrc when its input is a socket).
+    const script = 'echo $$ 2>&1 > "$0" || { echo "pepe: could not enter the process-limit group"; exit 125; }; exec 2>&1; exec "$@" 3<&0 </dev/null';
+    const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile, ...bwrap], '/', { PATH: '/usr/bin:/bin' }, 'pipe', 'joined');
     const { child } = launched;
     if (!child) {
       // Nothing waiting then: the next command joins its group the slower way.
       cgroup.dispose();
       return null;
     }
-    // Waiting must not keep Pepe alive; it is ended when Pepe exits (or reads end-of-input).
+    // Waiting must not keep Pepe alive; it is ended when Pepe exits.
     child.stdin?.on('error', () => undefined); // a shell gone before its input was written
     for (const h of [child, child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) h?.unref?.();
     live.add(child);
@@ -312,11 +354,22 @@ class WarmShell {
     return this.child.exitCode === null && this.child.signalCode === null && this.child.stdin?.writable === true;
   }
 
-  exec(file: string, args: string[], env: Record<string, string>): Launched {
+  /** Sends bubblewrap the rest of its arguments (check `takes` first), NUL-separated. */
+  exec(policy: ConfinementPolicy, command: string[], env: Record<string, string>): Launched {
     for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ ref?: () => void } | null>) h?.ref?.();
-    const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
-    const words = [file, '--clearenv', ...envArgs, ...args].map(singleQuote).join(' ');
-    this.child.stdin?.end(`exec ${words} </dev/null\n`);
+    const args = [
+      ...bubblewrapPolicyArgs(policy),
+      '--clearenv',
+      ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]),
+      ...command.flatMap((word, i) => ['--setenv', `${WORD_VAR}${i}`, word]),
+      '--setenv',
+      WORD_COUNT,
+      String(command.length),
+      '--setenv',
+      COMPLETE,
+      '1',
+    ];
+    this.child.stdin?.end(args.map((a) => `${a}\0`).join(''));
     return this.launched;
   }
 
@@ -324,9 +377,14 @@ class WarmShell {
     this.cgroup.dispose();
   }
 
-  /** Not needed after all: end of input ends the shell, and its group is removed. */
+  /** Not needed after all: killed before it reads anything, and its group is removed. */
   discard(): void {
-    this.child.stdin?.end();
+    const pid = this.child.pid;
+    try {
+      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
     this.cgroup.dispose();
   }
 }
@@ -336,4 +394,3 @@ process.once('exit', () => {
   for (const child of live) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
 });
 
-const singleQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
