@@ -32,8 +32,14 @@ const RUN_KEEP = ['/run/systemd/resolve', '/run/resolvconf'];
  * - the policy's places, shallow first, so a deeper rule wins over the folder that contains it;
  * - `--die-with-parent` and `--new-session` (no terminal to inject keystrokes into); when the
  *   command ends, the namespace's init exits and the kernel kills everything left in it.
+ * It is `bubblewrapBaseArgs()`, then `bubblewrapPolicyArgs(policy)`, then the command.
  */
 export function bubblewrapArgs(policy: ConfinementPolicy, argv: string[]): string[] {
+  return [...bubblewrapBaseArgs(), ...bubblewrapPolicyArgs(policy), '--', ...argv];
+}
+
+/** What every command gets, whatever its policy: the namespaces but the network's, and the base mounts. */
+export function bubblewrapBaseArgs(): string[] {
   const args = [
     '--unshare-user',
     // Hardening only (bubblewrap 0.8+): a nested user namespace could not unlock these mounts anyway.
@@ -44,7 +50,6 @@ export function bubblewrapArgs(policy: ConfinementPolicy, argv: string[]): strin
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-cgroup-try',
-    ...(policy.network ? [] : ['--unshare-net']),
     '--die-with-parent',
     '--new-session',
     '--ro-bind',
@@ -61,7 +66,12 @@ export function bubblewrapArgs(policy: ConfinementPolicy, argv: string[]): strin
     if (isRealDir(dir)) args.push('--tmpfs', dir);
   }
   for (const keep of RUN_KEEP) if (isRealDir(keep)) args.push('--ro-bind', keep, keep);
+  return args;
+}
 
+/** What the policy adds, after the base: the network namespace (unless allowed), its places, the working folder. */
+export function bubblewrapPolicyArgs(policy: ConfinementPolicy): string[] {
+  const args = policy.network ? [] : ['--unshare-net'];
   const remount: string[] = [];
   for (const { path, kind } of orderedMounts(policy)) {
     if (kind === 'writable') {
@@ -80,7 +90,7 @@ export function bubblewrapArgs(policy: ConfinementPolicy, argv: string[]): strin
     }
   }
   for (const path of remount) args.push('--remount-ro', path);
-  args.push('--chdir', policy.cwd, '--', ...argv);
+  args.push('--chdir', policy.cwd);
   return args;
 }
 

@@ -3,12 +3,12 @@ import { bubblewrapProgram } from './detect.js';
 import type { ConfinementPolicy } from './policy.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
-export { confinementFailed, detectConfinement, resetConfinementCache, type ConfinementStatus } from './detect.js';
+export { bubblewrapProgram, confinementFailed, detectConfinement, resetConfinementCache, type ConfinementStatus } from './detect.js';
 export { DEFAULT_MAX_PROCESSES, kindAt, sandboxPolicy, type ConfinementPolicy, type SandboxPolicyInput } from './policy.js';
 export { gitControlChanges, scanGitControl, type GitControlScan } from './git-control.js';
 export { expandHome, TOOLCHAIN_HOME_ENTRIES } from './home-view.js';
-export { PidsCgroup, processLimitMethod, type ProcessLimitMethod } from './process-limit.js';
-export { bubblewrapArgs, bubblewrapSetsEnv } from './bubblewrap.js';
+export { PidsCgroup, processLimitMethod, startGroupMoveWait, type ProcessLimitMethod } from './process-limit.js';
+export { bubblewrapArgs, bubblewrapBaseArgs, bubblewrapPolicyArgs, bubblewrapSetsEnv } from './bubblewrap.js';
 export { seatbeltProfile } from './seatbelt.js';
 
 /**
@@ -31,7 +31,7 @@ export function confinedCommand(policy: ConfinementPolicy, argv: string[], platf
  * the real root user (the cgroup covers that) and is skipped on macOS, where it counts all of
  * the user's processes.
  */
-export function processLimitPrefix(policy: ConfinementPolicy, platform: NodeJS.Platform = process.platform): string {
+export function processLimitPrefix(policy: Pick<ConfinementPolicy, 'maxProcesses'>, platform: NodeJS.Platform = process.platform): string {
   const n = policy.maxProcesses;
   if (platform !== 'linux' || n === undefined || !Number.isInteger(n) || n <= 0) return '';
   return `ulimit -u ${n} 2>/dev/null || ulimit -p ${n} 2>/dev/null; `;

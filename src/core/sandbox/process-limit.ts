@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { accessSync, close, constants, mkdirSync, openSync, readdir, readFileSync, rmdir, rmdirSync, write, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -12,12 +12,42 @@ import { join } from 'node:path';
 export type ProcessLimitMethod = 'rlimit' | 'cgroup' | 'none';
 
 let cachedBase: string | null | undefined;
+/** The line of /proc/self/cgroup that names the base as this process's own group (null: the base's path may not be it). */
+let ownLine: string | null = null;
 
 /** A writable `pids` cgroup folder this process may create children in, or null. */
 export function pidsCgroupBase(): string | null {
   if (cachedBase !== undefined) return cachedBase;
-  cachedBase = findPidsCgroup();
+  const found = findPidsCgroup();
+  cachedBase = found?.dir ?? null;
+  ownLine = found?.ownLine ?? null;
   return cachedBase;
+}
+
+/**
+ * Begins the kernel's wait for a cgroup move now, off the main thread, for a shell about to be
+ * started that must join its command's group. Every move into a cgroup first waits for an RCU
+ * grace period (5–25 ms here), but a move made within about a grace period of the last one does
+ * not wait. So this moves this process into the group it is already in (the pids base: the kernel
+ * changes nothing), on a thread of Node's pool; the shell, spawned a few milliseconds later, then
+ * joins its own group at once, or waits only for what is left of that same grace period. The move
+ * holds the kernel's cgroup lock while it waits: make the group first (mkdir would wait too).
+ * Nothing when the base is not certainly this process's own group, now (then no move is made).
+ */
+export function startGroupMoveWait(): void {
+  const base = pidsCgroupBase();
+  if (!base || !ownLine) return;
+  let fd: number;
+  try {
+    // Moved by someone else since the base was found: no move (it would move this process back).
+    if (!readFileSync('/proc/self/cgroup', 'utf8').split('\n').includes(ownLine)) return;
+    fd = openSync(join(base, 'cgroup.procs'), 'w');
+  } catch {
+    return;
+  }
+  // The write is what waits: queued to the pool at once (a callback-chained writeFile would queue it
+  // only once the main thread is free again, after the shell is started).
+  write(fd, String(process.pid), () => close(fd, () => undefined));
 }
 
 /** What holds the limit for commands this process starts (the built-in sandbox uses the cgroup only as root). */
@@ -34,7 +64,6 @@ export class PidsCgroup {
   static create(max: number): PidsCgroup | null {
     const base = pidsCgroupBase();
     if (!base) return null;
-    sweepStale(base);
     const dir = join(base, `pepe-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
     try {
       mkdirSync(dir);
@@ -48,6 +77,31 @@ export class PidsCgroup {
       }
       return null;
     }
+  }
+
+  /**
+   * Removes, once per process, the groups left by a Pepe process that is gone (killed before it
+   * could remove them, or ended with a shell still waiting in one). Called when a command has
+   * been started, so this housekeeping runs while the command does, not before it; read and
+   * removed on Node's pool, so the main thread never waits for the cgroup lock meanwhile.
+   */
+  static sweepLeftovers(): void {
+    const base = pidsCgroupBase();
+    if (swept || !base) return;
+    swept = true;
+    readdir(base, (error, names) => {
+      for (const name of error ? [] : names) {
+        const m = /^pepe-(\d+)-/.exec(name);
+        if (!m || Number(m[1]) === process.pid) continue;
+        try {
+          process.kill(Number(m[1]), 0);
+          continue; // its owner still runs
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'EPERM') continue;
+        }
+        rmdir(join(base, name), () => undefined);
+      }
+    });
   }
 
   /** The file a process writes its own pid into to join. */
@@ -71,6 +125,7 @@ export class PidsCgroup {
   }
 }
 
+let swept = false;
 const pending = new Set<string>();
 process.once('exit', () => {
   for (const dir of pending) tryRemove(dir);
@@ -85,25 +140,9 @@ function tryRemove(dir: string): boolean {
   }
 }
 
-let swept = false;
-/** Groups left by a Pepe process that is gone (it was killed before it could remove them). */
-function sweepStale(base: string): void {
-  if (swept) return;
-  swept = true;
-  for (const name of readdirSync(base)) {
-    const m = /^pepe-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid) continue;
-    try {
-      process.kill(Number(m[1]), 0);
-      continue; // its owner still runs
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EPERM') continue;
-    }
-    tryRemove(join(base, name));
-  }
-}
 
-function findPidsCgroup(): string | null {
+
+function findPidsCgroup(): { dir: string; ownLine: string | null } | null {
   if (process.platform !== 'linux') return null;
   let mountinfo: string;
   let own: string;
@@ -113,30 +152,34 @@ function findPidsCgroup(): string | null {
   } catch {
     return null;
   }
-  const candidates: string[] = [];
+  const candidates: { dir: string; ownLine: string | null }[] = [];
   for (const line of mountinfo.split('\n')) {
     const [pre, post] = line.split(' - ');
     if (!pre || !post) continue;
-    const mountPoint = pre.split(' ')[4];
+    const [, , , mountRoot, mountPoint] = pre.split(' ');
     const [fsType, , superOpts = ''] = post.split(' ');
     if (!mountPoint) continue;
+    // The folder is this process's own group only when the mount shows its hierarchy from the root.
+    const ownIf = (l: string) => (mountRoot === '/' ? l : null);
     if (fsType === 'cgroup' && superOpts.split(',').includes('pids')) {
-      const rel = own.split('\n').find((l) => l.split(':')[1]?.split(',').includes('pids'))?.split(':')[2];
-      if (rel !== undefined) candidates.push(join(mountPoint, rel));
+      const l = own.split('\n').find((l) => l.split(':')[1]?.split(',').includes('pids'));
+      const rel = l?.split(':')[2];
+      if (l !== undefined && rel !== undefined) candidates.push({ dir: join(mountPoint, rel), ownLine: ownIf(l) });
     } else if (fsType === 'cgroup2') {
-      const rel = own.split('\n').find((l) => l.startsWith('0::'))?.slice(3);
-      if (rel === undefined) continue;
-      const dir = join(mountPoint, rel);
+      const l = own.split('\n').find((l) => l.startsWith('0::'));
+      if (l === undefined) continue;
+      const dir = join(mountPoint, l.slice(3));
       // cgroup v2: a child gets the pids controller only if this group hands it down.
       try {
         if (!readFileSync(join(dir, 'cgroup.subtree_control'), 'utf8').split(/\s+/).includes('pids')) continue;
       } catch {
         continue;
       }
-      candidates.push(dir);
+      candidates.push({ dir, ownLine: ownIf(l) });
     }
   }
-  for (const dir of candidates) {
+  for (const candidate of candidates) {
+    const { dir } = candidate;
     try {
       accessSync(dir, constants.W_OK);
       // Prove it: make and remove a child with a limit.
@@ -147,7 +190,7 @@ function findPidsCgroup(): string | null {
       } finally {
         rmdirSync(probe);
       }
-      return dir;
+      return candidate;
     } catch {
       // not ours to use
     }

@@ -2,12 +2,21 @@
  * The first confined command of a process (issue 27), measured cold: whole `pepe run` processes on
  * a scripted mock model, one whose turn runs `true` through the built-in sandbox and one whose turn
  * runs no command, interleaved; their paired difference is what the first command costs a fresh
- * process (classifying it, loading the sandbox's code, the confinement probe from its cache, the
- * process limit, bubblewrap); checkpoints are off in both, so no git snapshot is counted.
- * Next to it, bubblewrap's own floor here: `bwrap` with a minimal set of namespaces and mounts,
- * spawned directly. Target: the first command within 15 ms of that floor. The same runs also give
- * Pepe's own CPU time for the first command (paired, the process's own, bubblewrap's not in it):
- * on a loaded machine the wall-clock rows carry the neighbours' load, the CPU row does not.
+ * process (classifying and judging it, loading the sandbox's code, the confinement probe from its
+ * cache, the process limit, bubblewrap); checkpoints are off in both, so no git snapshot is counted.
+ * Run as root, the process limit is a pids cgroup, and the shell the command runs through must
+ * move into its group first, which waits for the kernel (an RCU grace period, 5–25 ms): that shell
+ * is started when the call is resolved, before it is judged, and the kernel's wait is begun before
+ * it is even spawned (a move of Pepe's own process into the group it is already in, on Node's
+ * pool), so the wait overlaps spawning the shell and judging the call. Once in its group, the
+ * shell becomes bubblewrap, which waits for the rest of its arguments (the command's policy,
+ * environment and words) on its input: the command is one write. One output pipe (stderr joined
+ * to stdout by the shell itself); leftover groups of gone processes are swept while the command
+ * runs. Next to it, bubblewrap's own floor here: `bwrap` with a minimal set of namespaces and
+ * mounts, spawned directly. Target: the first command within 15 ms of that floor.
+ * The same runs also give Pepe's own CPU time for the first command (paired, the process's own,
+ * bubblewrap's not in it): on a loaded machine the wall-clock rows carry the neighbours' load, the
+ * CPU row does not.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

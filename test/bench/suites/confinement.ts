@@ -4,12 +4,13 @@
  * (its own floor), interleaved in rotating order. The cold rows (a fresh process's first command)
  * are confinement-cold.ts.
  *
- * Run as root, the confined sandbox keeps a shell waiting in the next command's process-limit
- * group, started when a command is done. So that no variant is served by what the others' time
- * let it prepare, every sample follows the same idle pause (PAUSE_MS, no more than a model's
- * answer takes between two commands), and each variant has its own sandbox: "shell ready" is a
- * command after that pause; "back to back" is a command started the moment the previous one ended,
- * before its shell could be ready (the worst case, an agent's two commands in one message).
+ * Run as root, the confined sandbox keeps bubblewrap waiting in the next command's process-limit
+ * group (a shell that joined the group, then became bubblewrap reading the rest of its arguments
+ * from its input), started when a command is done. So that no variant is served by what the
+ * others' time let it prepare, every sample follows the same idle pause (PAUSE_MS, no more than a
+ * model's answer takes between two commands), and each variant has its own sandbox: "shell ready"
+ * is a command after that pause; "back to back" is a command started the moment the previous one
+ * ended, before its shell could be ready (the worst case, an agent's two commands in one message).
  * Targets: under 10 ms added over the plain child process (issue 12); within 15 ms of
  * bubblewrap's floor, both ways (issue 27).
  */
@@ -79,7 +80,7 @@ export async function confinementSuite(ctx: SuiteContext): Promise<Figure[]> {
   const limit = processLimitMethod();
   const how =
     limit === 'cgroup'
-      ? 'run as root: the process limit is a pids cgroup per command; moving a process into a cgroup waits for the kernel (about 10 ms), so a shell joins the next command’s group when a command is done and starts the next one when it comes'
+      ? 'run as root: the process limit is a pids cgroup per command; moving a process into a cgroup waits for the kernel (an RCU grace period, 5–25 ms), so a shell joins the next command’s group when a command is done and becomes bubblewrap waiting for that command’s policy, environment and words on its input; when none is waiting (back to back), the one started for it has the kernel’s wait begun before its spawn'
       : 'as an ordinary user the process limit is an rlimit set by the shell inside, and no shell is started ahead';
   return [
     figure('confinement', 'confinement.confined', `warm, shell ready: \`true\` confined (${backend}: namespaces, mounts, process limit by ${limit}), ${PAUSE_MS} ms after the previous command`, 'ms', s.ready, { note: how }),

@@ -1,14 +1,20 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmdirSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDoctor } from '../../../src/core/doctor.js';
 import { detectConfinement, processLimitMethod } from '../../../src/core/sandbox/index.js';
-import { pidsCgroupBase } from '../../../src/core/sandbox/process-limit.js';
+import { pidsCgroupBase, startGroupMoveWait } from '../../../src/core/sandbox/process-limit.js';
 import { BuiltinSandbox } from '../../../src/core/slots/builtin/sandbox.js';
 import { SlotService } from '../../../src/core/slots/slot-service.js';
 import { script } from '../helpers/agents.js';
 import { TempHome } from '../helpers/home.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+/** Whether this process sits in the pids base itself (the early move is then a move into its own group). */
+const inBase = () => readFileSync(join(pidsCgroupBase()!, 'cgroup.procs'), 'utf8').split('\n').includes(String(process.pid));
 
 describe('the built-in sandbox, confined (spec 3.5)', function () {
   this.timeout(30_000);
@@ -116,6 +122,99 @@ describe('the built-in sandbox, confined (spec 3.5)', function () {
     assert.deepEqual([...groups()].filter((n) => !before.has(n)), [], 'nothing is started after dispose, nothing is left');
   });
 
+  // Failed before (no early move: the kernel's wait began with the shell's own move, once it was spawned and running).
+  it("as root, warmUp begins the kernel's wait for the shell's move before spawning it, by moving Pepe's process into the group it is in: it stays there", async function () {
+    if (processLimitMethod() !== 'cgroup' || !inBase()) this.skip();
+    const own = readFileSync('/proc/self/cgroup', 'utf8');
+    let moves = 0;
+    const watcher = watch(join(pidsCgroupBase()!, 'cgroup.procs'), () => moves++);
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+    try {
+      await sandbox.warmUp();
+      await sleep(300);
+      assert.ok(moves > 0, 'no move into its own group was made');
+      assert.equal(readFileSync('/proc/self/cgroup', 'utf8'), own, 'this process is where it was, in every hierarchy');
+      assert.equal((await sandbox.run('true', [], { cwd: ws, env, timeoutMs: 10_000 })).exitStatus, 0);
+    } finally {
+      watcher.close();
+      sandbox.dispose();
+    }
+  });
+
+  it('as root, that early move is not made once this process has been moved to another group (it would move it back)', async function () {
+    if (processLimitMethod() !== 'cgroup' || !inBase()) this.skip();
+    const base = pidsCgroupBase()!;
+    const elsewhere = join(base, `pepe-test-elsewhere-${process.pid}`);
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'cgroup.procs'), String(process.pid));
+    let moves = 0;
+    const watcher = watch(join(base, 'cgroup.procs'), () => moves++);
+    try {
+      startGroupMoveWait();
+      await sleep(300);
+      assert.equal(moves, 0, 'a move was made');
+      assert.ok(readFileSync(join(elsewhere, 'cgroup.procs'), 'utf8').split('\n').includes(String(process.pid)), 'moved back');
+    } finally {
+      watcher.close();
+      writeFileSync(join(base, 'cgroup.procs'), String(process.pid));
+      rmdirSync(elsewhere);
+    }
+  });
+
+  // Failed before (stdin, stdout and stderr were each a pipe of its own).
+  it('as root, the shell kept waiting has one output pipe (its stderr joined to its stdout); a failed start of bubblewrap is still said first', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+    // The failed start below drops the stored confinement answer: a scratch one, not this user's.
+    const cache = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = join(root, 'cache');
+    try {
+      await sandbox.warmUp();
+      await sleep(300);
+      const pid = (sandbox as unknown as { warm: { child: ChildProcess } }).warm.child.pid!;
+      const out = readlinkSync(`/proc/${pid}/fd/1`);
+      assert.match(out, /^(socket|pipe):/);
+      assert.equal(readlinkSync(`/proc/${pid}/fd/2`), out, 'stderr is not the stdout pipe');
+      // bubblewrap cannot enter a working folder that is not there: its message, the notice, nothing run.
+      const marker = join(ws, 'ran.txt');
+      const r = await sandbox.run('touch', [marker], { cwd: join(ws, 'gone'), workspace: ws, env, timeoutMs: 10_000 });
+      assert.match(r.output, /^bwrap: .*gone/);
+      assert.match(r.output, /\[pepe: the sandbox could not start this command; it did not run\]$/);
+      assert.equal(r.exitStatus, 1);
+      assert.equal(existsSync(marker), false);
+    } finally {
+      if (cache === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = cache;
+      sandbox.dispose();
+    }
+  });
+
+  // Failed before (the first group made removed them, on the first command's way).
+  it('as root, groups left by a Pepe that is gone are removed while the first command runs, not before it starts', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const gone = spawnSync('true').pid!;
+    const left = join(pidsCgroupBase()!, `pepe-${gone}-left-behind`);
+    // In a fresh process: leftovers are looked for once per process.
+    const code = `(async () => {
+      const { existsSync, mkdirSync } = await import('node:fs');
+      const { BuiltinSandbox } = await import('./src/core/slots/builtin/sandbox.ts');
+      const sandbox = new BuiltinSandbox(() => undefined, { pepeHome: process.env.T_PEPE_HOME, maxProcesses: 50 });
+      mkdirSync(process.env.T_LEFT);
+      await sandbox.warmUp();
+      const beforeCommand = existsSync(process.env.T_LEFT);
+      const r = await sandbox.run('true', [], { cwd: process.env.T_WS, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10000 });
+      await new Promise((res) => setTimeout(res, 300));
+      console.log(JSON.stringify({ exitStatus: r.exitStatus, beforeCommand, afterCommand: existsSync(process.env.T_LEFT) }));
+      sandbox.dispose();
+    })()`;
+    try {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', code], { cwd: ROOT, env: { ...process.env, T_LEFT: left, T_WS: ws, T_PEPE_HOME: pepeHome }, encoding: 'utf8' });
+      assert.deepEqual(JSON.parse(out.trim().split('\n').pop()!), { exitStatus: 0, beforeCommand: true, afterCommand: false });
+    } finally {
+      if (existsSync(left)) rmdirSync(left);
+    }
+  });
+
   /** A turn whose one bash call the person answers with `kind` after 300 ms; whether a shell was waiting by then. */
   async function askedTurn(home: TempHome, command: string, kind: 'allow_once' | 'deny') {
     home.writeConfig({ agents: { b: { model: script(home, 'b', [{ tool_calls: [{ name: 'bash', arguments: { command } }] }, { text: 'done' }]), tools: ['bash'] } } });
@@ -172,6 +271,48 @@ describe('the built-in sandbox, confined (spec 3.5)', function () {
     assert.equal(r.exitStatus, 0, r.output);
     assert.equal(r.output, `${words.map((w) => `[${w}]`).join('')}|line 1\nline 2\n`);
     sandbox.dispose();
+  });
+
+  it('as root, input cut short (Pepe gone mid-write) runs nothing through the bubblewrap kept waiting', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const marker = join(ws, 'ran.txt');
+    for (const cut of [(data: string) => data.slice(0, data.lastIndexOf('--setenv\0__pepe_complete')), (data: string) => data.slice(0, data.indexOf(marker) + 4)]) {
+      const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+      try {
+        await sandbox.warmUp();
+        const stdin = (sandbox as unknown as { warm: { child: ChildProcess } }).warm.child.stdin!;
+        const end = stdin.end.bind(stdin) as (data: string) => void;
+        (stdin as unknown as { end: (data: string) => void }).end = (data) => end(cut(data));
+        const r = await sandbox.run('touch', [marker], { cwd: ws, env, timeoutMs: 10_000 });
+        assert.equal(r.exitStatus, 125, r.output);
+        assert.equal(existsSync(marker), false, 'the command ran');
+      } finally {
+        sandbox.dispose();
+      }
+    }
+  });
+
+  it('as root, what cannot go through the bubblewrap kept waiting is started directly, as the first command is (NUL bytes, its variable names, long or many words)', async function () {
+    if (processLimitMethod() !== 'cgroup') this.skip();
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, maxProcesses: 50 });
+    const opts = { cwd: ws, env, timeoutMs: 20_000 };
+    try {
+      await sandbox.warmUp();
+      const nul = await sandbox.run('printf', ['a\0--bind\0/\0/'], opts);
+      assert.equal(nul.exitStatus, 1);
+      assert.match(nul.output, /could not start .*null bytes/);
+      const named = await sandbox.run('printenv', ['__pepe_complete'], { ...opts, env: { ...env, __pepe_complete: 'mine' } });
+      assert.equal(named.output, 'mine\n');
+      const long = 'x'.repeat(40_000);
+      assert.equal((await sandbox.run('sh', ['-c', 'printf %s "$1" | wc -c', 'sh', long], opts)).output.trim(), '40000');
+      const many = Array.from({ length: 3000 }, (_, i) => String(i));
+      assert.equal((await sandbox.run('sh', ['-c', 'echo $#', 'sh', ...many], opts)).output, '3000\n');
+      // The shell kept waiting is still there, for the next ordinary command.
+      assert.ok((sandbox as unknown as { warm: unknown }).warm, 'no shell waiting');
+      assert.equal((await sandbox.run('echo', ['ok'], opts)).output, 'ok\n');
+    } finally {
+      sandbox.dispose();
+    }
   });
 
   it('unconfined (no backend): the command still runs, and the status carries the reason', async () => {

@@ -20,12 +20,14 @@ export interface Launched {
  * kills grandchildren too), with nothing but `env`, output on pipes. Node's own spawn: the first
  * command of a process does not wait for a process library to load (execa's bundle, about 19 ms).
  * Every output byte is delivered to the pipes' listeners before `done` settles (a child's 'close'
- * comes after its pipes' last data).
+ * comes after its pipes' last data). `stderr: 'joined'` is for a child that sends its stderr to
+ * its stdout itself (`exec 2>&1`) before anything can write there: no pipe of its own is made
+ * for it (each pipe costs its spawn; fd 2 is /dev/null until the child joins it).
  */
-export function launch(file: string, args: string[], cwd: string, env: Record<string, string>, stdin: 'ignore' | 'pipe'): Launched {
+export function launch(file: string, args: string[], cwd: string, env: Record<string, string>, stdin: 'ignore' | 'pipe', stderr: 'pipe' | 'joined' = 'pipe'): Launched {
   let child: ChildProcess;
   try {
-    child = spawn(file, args, { cwd, env, stdio: [stdin, 'pipe', 'pipe'], detached: true });
+    child = spawn(file, args, { cwd, env, stdio: [stdin, 'pipe', stderr === 'pipe' ? 'pipe' : 'ignore'], detached: true });
   } catch (e) {
     return { done: Promise.resolve({ exitCode: null, signal: null, message: `could not start ${file}: ${e instanceof Error ? e.message : String(e)}` }) };
   }

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { constants } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
+import { bubblewrapBaseArgs, bubblewrapPolicyArgs, bubblewrapProgram, bubblewrapSetsEnv, confinedCommand, confinementFailed, DEFAULT_MAX_PROCESSES, detectConfinement, PidsCgroup, processLimitPrefix, sandboxPolicy, startGroupMoveWait, type ConfinementPolicy, type ConfinementStatus, type GitControlScan } from '../../sandbox/index.js';
 import type { SandboxResult } from '../contracts.js';
 import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
@@ -91,21 +91,28 @@ export class BuiltinSandbox {
       gitScan: opts.gitScan,
       maxProcesses: this.options.maxProcesses,
     });
-    // Inside: set the process limit, join stderr to stdout (two pipes cannot keep the order in
-    // which a program interleaves them), then exec the command. The shell parses nothing else.
-    const inner = ['/bin/sh', '-c', `${processLimitPrefix(policy)}exec "$@" 2>&1`, 'sh', ...command];
-    const { file, args } = confinedCommand(policy, inner);
     // The host's temp folder is not there inside: the private /tmp is.
     const env = status.backend === 'bubblewrap' && opts.env.TMPDIR !== undefined ? { ...opts.env, TMPDIR: '/tmp' } : opts.env;
     const limit = this.cgroupLimit(status);
-    const warm = limit ? this.warmShell(limit) : null;
+    const warm = limit && WarmShell.takes(policy, command, env) ? this.warmShell(limit) : null;
     const cgroup = limit && !warm ? PidsCgroup.create(limit) : null;
     let result: SandboxRunResult;
     try {
-      if (warm) result = await this.follow(warm.exec(file, args, env), opts);
-      else if (!cgroup) result = await this.spawn(file, args, env, opts);
-      // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
-      else result = await this.spawn('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts);
+      let started: Launched;
+      if (warm) started = warm.exec(policy, command, env);
+      else {
+        // Inside: set the process limit, join stderr to stdout (two pipes cannot keep the order in
+        // which a program interleaves them), then exec the command. The shell parses nothing else.
+        const inner = ['/bin/sh', '-c', `${processLimitPrefix(policy)}exec "$@" 2>&1`, 'sh', ...command];
+        const { file, args } = confinedCommand(policy, inner);
+        started = cgroup
+          ? // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
+            this.launch('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts)
+          : this.launch(file, args, env, opts);
+      }
+      // Groups a gone Pepe left behind are removed while this command runs, not before it starts.
+      if (limit) PidsCgroup.sweepLeftovers();
+      result = await this.follow(started, opts);
     } finally {
       warm?.dispose();
       cgroup?.dispose();
@@ -122,7 +129,8 @@ export class BuiltinSandbox {
 
   /**
    * A command is on its way (asked for, not yet judged): the shell it will take is started now,
-   * so the kernel's wait for the process-limit group (see warmShell) overlaps with the barrier's
+   * and the kernel's wait for the move into its process-limit group (see warmShell) is begun
+   * before the shell is even spawned, so that wait overlaps with starting the shell, the barrier's
    * work and the person's answer instead of lying on the first command's path. Nothing when a
    * shell is waiting or being started already, when the process limit is not a cgroup (not root),
    * or when commands are not confined by bubblewrap. A command refused after all leaves the shell
@@ -135,7 +143,7 @@ export class BuiltinSandbox {
     if (!limit || !bubblewrapSetsEnv() || this.warm || this.disposed) return;
     if (this.rewarming) clearImmediate(this.rewarming);
     this.rewarming = null;
-    this.warm = WarmShell.start(limit);
+    this.warm = WarmShell.start(limit, true);
   }
 
   /**
@@ -150,9 +158,9 @@ export class BuiltinSandbox {
   /**
    * The shell waiting in a fresh pids cgroup for the next confined command, taken for this one
    * (the next is started when this command is done: rewarm). Moving a process into a cgroup waits
-   * for the kernel (an RCU grace period, about 10 ms); a shell that moved itself in ahead of time,
+   * for the kernel (an RCU grace period, 5–25 ms); a shell that moved itself in ahead of time,
    * and was spawned ahead of time, takes both off the command's path. Null the first time
-   * (nothing waiting yet) and where bubblewrap cannot take the environment on its command line.
+   * (nothing waiting yet) and where bubblewrap cannot take the environment as arguments (--setenv).
    */
   private warmShell(limit: number): WarmShell | null {
     if (!bubblewrapSetsEnv()) return null;
@@ -160,7 +168,7 @@ export class BuiltinSandbox {
       // Asked again before the next shell was started: start it now (still no slower than a cold start).
       clearImmediate(this.rewarming);
       this.rewarming = null;
-      this.warm ??= WarmShell.start(limit);
+      this.warm ??= WarmShell.start(limit, true);
     }
     const ready = this.warm?.limit === limit && this.warm.alive() ? this.warm : null;
     if (!ready) this.warm?.discard();
@@ -182,9 +190,13 @@ export class BuiltinSandbox {
 
   private warm: WarmShell | null = null;
 
-  private spawn(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+  private launch(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Launched {
     // Input from /dev/null, not a closed pipe: bash reads ~/.bashrc when its input is a socket.
-    return this.follow(launch(file, args, opts.cwd, env, 'ignore'), opts);
+    return launch(file, args, opts.cwd, env, 'ignore');
+  }
+
+  private spawn(file: string, args: string[], env: Record<string, string>, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+    return this.follow(this.launch(file, args, env, opts), opts);
   }
 
   /** Ends the shell kept waiting for the next command (see warmShell). */
@@ -220,7 +232,8 @@ export class BuiltinSandbox {
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
     // stdout and stderr as one text, in the order the chunks arrive (the command's own stderr is
-    // already joined to its stdout inside; bubblewrap's messages come on stderr).
+    // already joined to its stdout inside; bubblewrap's messages come on stderr, or on stdout
+    // too from the shell kept waiting, which joins the two itself).
     for (const stream of [child?.stdout, child?.stderr]) {
       stream?.setEncoding('utf8');
       stream?.on('data', (chunk: string) => {
@@ -249,13 +262,32 @@ export class BuiltinSandbox {
 }
 
 
+/** Names of the variables that carry the command's words to the shell inside (see WarmShell). */
+const WORD_VAR = '__pepe_word_';
+const WORD_COUNT = '__pepe_words';
+const COMPLETE = '__pepe_complete';
+/** bubblewrap refuses more than 9000 arguments in all; the command's words cost three each here. */
+const MAX_SENT_ARGS = 8000;
+/** The kernel takes at most 128 KiB for one variable (name=value); far below that, to be sure. */
+const MAX_WORD_CHARS = 32 * 1024;
+
 /**
- * A shell started ahead of time in a pids cgroup of its own (created with the limit), waiting on
- * its input for the command to exec. It joins the group before it reads anything, so the command
- * and everything it starts are inside; if it cannot join, it exits 125 and the command does not
- * run. The command line is sent on its input as one `exec` with every word single-quoted (read
- * whole with `cat`: the input is a socket, which cannot be opened as /dev/stdin), and bubblewrap
- * gets the command's environment as `--clearenv --setenv…` (the shell's own is PATH only).
+ * A shell started ahead of time in a pids cgroup of its own (created with the limit). It joins the
+ * group first, so everything it starts is inside; if it cannot, it exits 125 and no command runs.
+ * Then it becomes bubblewrap at once (`exec`), which waits for the rest of its arguments on the
+ * shell's input (`--args`): the next command's policy (the network namespace, its places, its
+ * working folder), its environment as `--clearenv --setenv…`, and its words as variables, which
+ * the shell inside turns back into the command line, unsets and execs. So when a command comes,
+ * it is one write, and bubblewrap is already started: no process to start, no line to parse.
+ *
+ * What bubblewrap is started with holds for every command (bubblewrapBaseArgs: the namespaces but
+ * the network's, the read-only root, /dev, /proc, a private /tmp and /run). What comes on the input
+ * is the rest of exactly what bubblewrapArgs gives for the policy. The words come last but one,
+ * and a variable saying the input is complete last: bubblewrap reads to the end of its input, so
+ * input cut short (Pepe gone mid-write) never has it, and then nothing is run. One not needed
+ * after all is killed while it waits. Its stderr is joined to its stdout once it is in the group,
+ * so the command's output and bubblewrap's own messages come on one pipe, in the order they were
+ * written (and one pipe fewer is made on the first command's path).
  */
 class WarmShell {
   private constructor(
@@ -264,18 +296,49 @@ class WarmShell {
     private readonly launched: Launched & { child: ChildProcess },
   ) {}
 
-  static start(limit: number): WarmShell | null {
+  /**
+   * Whether a command can go through a waiting shell; otherwise it is started directly, as the
+   * first one is. Not when a word or a variable holds a NUL byte (it would end that argument
+   * early here; started directly, Node refuses it), when the environment has a variable of the
+   * names used here, when a word is very long (a variable holds less than an argument) or when
+   * there are too many words.
+   */
+  static takes(policy: ConfinementPolicy, command: string[], env: Record<string, string>): boolean {
+    const entries = Object.entries(env);
+    if (entries.some(([k, v]) => k.startsWith('__pepe_') || k.includes('\0') || v.includes('\0'))) return false;
+    if (command.some((w) => w.includes('\0') || w.length > MAX_WORD_CHARS) || policy.cwd.includes('\0')) return false;
+    return 3 * (command.length + entries.length) + 4 * (policy.writable.length + policy.readOnly.length + policy.hidden.length) < MAX_SENT_ARGS;
+  }
+
+  /**
+   * `soon`: a command is waiting or on its way, so the kernel's wait for the shell's move is begun
+   * now (startGroupMoveWait), before the spawn. After the group is made: a move holds the cgroup
+   * lock while it waits, and making a group meanwhile would wait on the main thread.
+   */
+  static start(limit: number, soon = false): WarmShell | null {
     const cgroup = PidsCgroup.create(limit);
     if (!cgroup) return null;
-    const script = 'echo $$ > "$0" || { echo "pepe: could not enter the process-limit group" >&2; exit 125; }; eval "$(cat)"';
-    const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile], '/', { PATH: '/usr/bin:/bin' }, 'pipe');
+    if (soon) startGroupMoveWait();
+    // Inside: the process limit, nothing unless the input was complete, the words back as "$@"
+    // (eval sees only this fixed text and a counter), the variables gone, then the command.
+    const inner = [
+      `${processLimitPrefix({ maxProcesses: limit })}[ "$${COMPLETE}" = 1 ] || exit 125; set --; i=0;`,
+      `while [ "$i" -lt "$${WORD_COUNT}" ]; do eval "set -- \\"\\$@\\" \\"\\$${WORD_VAR}$i\\""; unset "${WORD_VAR}$i"; i=$((i + 1)); done;`,
+      `unset ${COMPLETE} ${WORD_COUNT} i; exec "$@" 2>&1`,
+    ].join(' ');
+    const bwrap = [bubblewrapProgram(), ...bubblewrapBaseArgs(), '--args', '3', '--', '/bin/sh', '-c', inner, 'sh'];
+    // stderr is /dev/null until `exec 2>&1`: what a failed join says goes to stdout (`2>&1` before `>`).
+    // bubblewrap reads its arguments from fd 3; the command's input is /dev/null (bash reads
+    // ~/.bashrc when its input is a socket).
+    const script = 'echo $$ 2>&1 > "$0" || { echo "pepe: could not enter the process-limit group"; exit 125; }; exec 2>&1; exec "$@" 3<&0 </dev/null';
+    const launched = launch('/bin/sh', ['-c', script, cgroup.procsFile, ...bwrap], '/', { PATH: '/usr/bin:/bin' }, 'pipe', 'joined');
     const { child } = launched;
     if (!child) {
       // Nothing waiting then: the next command joins its group the slower way.
       cgroup.dispose();
       return null;
     }
-    // Waiting must not keep Pepe alive; it is ended when Pepe exits (or reads end-of-input).
+    // Waiting must not keep Pepe alive; it is ended when Pepe exits.
     child.stdin?.on('error', () => undefined); // a shell gone before its input was written
     for (const h of [child, child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) h?.unref?.();
     live.add(child);
@@ -291,11 +354,22 @@ class WarmShell {
     return this.child.exitCode === null && this.child.signalCode === null && this.child.stdin?.writable === true;
   }
 
-  exec(file: string, args: string[], env: Record<string, string>): Launched {
+  /** Sends bubblewrap the rest of its arguments (check `takes` first), NUL-separated. */
+  exec(policy: ConfinementPolicy, command: string[], env: Record<string, string>): Launched {
     for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ ref?: () => void } | null>) h?.ref?.();
-    const envArgs = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
-    const words = [file, '--clearenv', ...envArgs, ...args].map(singleQuote).join(' ');
-    this.child.stdin?.end(`exec ${words} </dev/null\n`);
+    const args = [
+      ...bubblewrapPolicyArgs(policy),
+      '--clearenv',
+      ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]),
+      ...command.flatMap((word, i) => ['--setenv', `${WORD_VAR}${i}`, word]),
+      '--setenv',
+      WORD_COUNT,
+      String(command.length),
+      '--setenv',
+      COMPLETE,
+      '1',
+    ];
+    this.child.stdin?.end(args.map((a) => `${a}\0`).join(''));
     return this.launched;
   }
 
@@ -303,9 +377,14 @@ class WarmShell {
     this.cgroup.dispose();
   }
 
-  /** Not needed after all: end of input ends the shell, and its group is removed. */
+  /** Not needed after all: killed before it reads anything, and its group is removed. */
   discard(): void {
-    this.child.stdin?.end();
+    const pid = this.child.pid;
+    try {
+      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
     this.cgroup.dispose();
   }
 }
@@ -315,4 +394,3 @@ process.once('exit', () => {
   for (const child of live) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
 });
 
-const singleQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
