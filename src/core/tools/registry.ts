@@ -46,15 +46,30 @@ export class ToolRegistry {
     // A tool from outside (an MCP server's) carries the JSON Schema its server gave: passed on as it is.
     const given = (tool as { jsonSchema?: Record<string, unknown> }).jsonSchema;
     if (given) return { name: tool.name, description: tool.description, inputSchema: given };
-    let schema = schemas.get(tool.input);
-    if (!schema) {
-      schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
-      delete schema.$schema;
-      schemas.set(tool.input, schema);
-    }
-    // A copy: a provider may adapt what it sends; the next turn gets the schema as it was.
-    return { name: tool.name, description: tool.description, inputSchema: structuredClone(schema) };
+    const input = tool.input;
+    let copy: Record<string, unknown> | undefined;
+    return {
+      name: tool.name,
+      description: tool.description,
+      // Made when a provider reads it (a model's HTTP request does; the mock model does not):
+      // converting a tool's schema is among the larger costs of a short `pepe run`. A copy: a
+      // provider may adapt what it sends; the next turn gets the schema as it was.
+      get inputSchema() {
+        return (copy ??= structuredClone(jsonSchemaOf(input)));
+      },
+    };
   }
+}
+
+/** The JSON Schema of a tool's input, built once. */
+function jsonSchemaOf(input: z.core.$ZodType): Record<string, unknown> {
+  let schema = schemas.get(input);
+  if (!schema) {
+    schema = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    schemas.set(input, schema);
+  }
+  return schema;
 }
 
 /** The JSON Schema of each tool's input, built once (a turn wraps its tools, their input stays the same). */
