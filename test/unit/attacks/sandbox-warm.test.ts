@@ -99,6 +99,21 @@ describe('attacks on the bubblewrap kept waiting for the next command (spec 3.5)
     }
   });
 
+  // Failed before: the shell inside counted the words in a variable named `i`, which took the place of the command's own.
+  it('a variable of the environment named like the counter of the shell inside reaches the command, as started directly', async () => {
+    const options = { pepeHome, home: root, maxProcesses: 50 };
+    const opts = { cwd: ws, workspace: ws, env: { PATH: '/usr/bin:/bin', i: 'the command’s own', n: '1' }, timeoutMs: 20_000 };
+    const sandbox = new BuiltinSandbox(() => undefined, options);
+    try {
+      const warm = await throughWaiting(sandbox, 'sh', ['-c', 'echo "i=${i-unset} n=$n"', 'sh', 'a', 'b'], opts);
+      const cold = await direct(options, 'sh', ['-c', 'echo "i=${i-unset} n=$n"', 'sh', 'a', 'b'], opts);
+      assert.equal(cold.output, 'i=the command’s own n=1\n');
+      assert.equal(warm.output, cold.output);
+    } finally {
+      sandbox.dispose();
+    }
+  });
+
   it('commands in a row with alternating policies (network, writable places, working folder) each get their own, as started directly', async () => {
     const extra = join(root, 'extra');
     const readable = join(root, 'readable');
