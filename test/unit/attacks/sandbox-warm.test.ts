@@ -114,6 +114,29 @@ describe('attacks on the bubblewrap kept waiting for the next command (spec 3.5)
     }
   });
 
+  // Failed before: only the working folder was checked for a NUL byte; one in a hidden place cut it
+  // into arguments of their own, which bubblewrap took as options (here, a writable bind).
+  it('a NUL byte in any place of the policy never becomes a bubblewrap option: the command is refused, as started directly', async () => {
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    // $PEPE_HOME not created yet inside the workspace is hidden without being looked at.
+    const options = { pepeHome: `${join(ws, '.pepe')}\0--bind\0${outside}\0${outside}`, home: root, maxProcesses: 50 };
+    const opts = { cwd: ws, workspace: ws, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 20_000 };
+    const write = ['-c', `echo x > ${join(outside, 'escaped')} && echo wrote`];
+    const cold = await direct(options, 'sh', write, opts);
+    assert.equal(cold.exitStatus, 1);
+    assert.match(cold.output, /null bytes/);
+    const sandbox = new BuiltinSandbox(() => undefined, options);
+    try {
+      const warm = await throughWaiting(sandbox, 'sh', write, opts);
+      assert.equal(existsSync(join(outside, 'escaped')), false, `a place outside the policy was written: ${warm.output}`);
+      assert.equal(warm.exitStatus, 1);
+      assert.match(warm.output, /null bytes/);
+    } finally {
+      sandbox.dispose();
+    }
+  });
+
   it('commands in a row with alternating policies (network, writable places, working folder) each get their own, as started directly', async () => {
     const extra = join(root, 'extra');
     const readable = join(root, 'readable');
