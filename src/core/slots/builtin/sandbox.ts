@@ -300,15 +300,17 @@ class WarmShell {
 
   /**
    * Whether a command can go through a waiting shell; otherwise it is started directly, as the
-   * first one is. Not when a word or a variable holds a NUL byte (it would end that argument
-   * early here; started directly, Node refuses it), when the environment has a variable of the
-   * names used here, when a word is very long (a variable holds less than an argument) or when
-   * there are too many words.
+   * first one is. Not when a word, a variable or a place of the policy holds a NUL byte (it would
+   * end that argument early here; started directly, Node refuses it), when the environment has a
+   * variable of the names used here, when a word is very long (a variable holds less than an
+   * argument) or when there are too many words.
    */
   static takes(policy: ConfinementPolicy, command: string[], env: Record<string, string>): boolean {
     const entries = Object.entries(env);
     if (entries.some(([k, v]) => k.startsWith('__pepe_') || k.includes('\0') || v.includes('\0'))) return false;
-    if (command.some((w) => w.includes('\0') || w.length > MAX_WORD_CHARS) || policy.cwd.includes('\0')) return false;
+    if (command.some((w) => w.includes('\0') || w.length > MAX_WORD_CHARS)) return false;
+    // Every place is sent too: one holding a NUL byte would become arguments of its own, read as options.
+    if ([policy.cwd, ...policy.writable, ...policy.readOnly, ...policy.hidden].some((p) => p.includes('\0'))) return false;
     return 3 * (command.length + entries.length) + 4 * (policy.writable.length + policy.readOnly.length + policy.hidden.length) < MAX_SENT_ARGS;
   }
 
