@@ -174,6 +174,42 @@ describe('attacks on the bubblewrap kept waiting for the next command (spec 3.5)
     }
   });
 
+  it('a command through it cannot leave, widen or replace its process-limit group, and its forks stop at the limit; Pepe stays in its own group', async () => {
+    const limit = 24;
+    const own = readFileSync('/proc/self/cgroup', 'utf8');
+    const sandbox = new BuiltinSandbox(() => undefined, { pepeHome, home: root, maxProcesses: limit });
+    const script = `
+      for f in /sys/fs/cgroup/*/cgroup.procs /sys/fs/cgroup/*/pepe-*/cgroup.procs /sys/fs/cgroup/*/pepe-*/pids.max /sys/fs/cgroup/*/tasks; do
+        [ -e "$f" ] && (echo $$ > "$f") 2>/dev/null && echo "wrote $f"; [ -e "$f" ] && (echo max > "$f") 2>/dev/null && echo "wrote $f"
+      done
+      for d in /sys/fs/cgroup/*; do mkdir "$d/escape" 2>/dev/null && echo "made $d/escape"; done
+      mount -t cgroup -o pids none /tmp 2>/dev/null && echo mounted
+      unshare -C true 2>/dev/null && echo unshared
+      python3 -c '
+import os, time
+n = 0
+for i in range(3 * ${limit}):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(1.5)
+        os._exit(0)
+    n += 1
+print("forked", n)
+'`;
+    try {
+      const r = await throughWaiting(sandbox, 'bash', ['-c', script], { cwd: ws, workspace: ws, env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' }, timeoutMs: 30_000 });
+      assert.doesNotMatch(r.output, /wrote|made|mounted|unshared/, r.output);
+      const forked = Number(/forked (\d+)/.exec(r.output)?.[1]);
+      assert.ok(forked > 5 && forked < limit, `forks inside: ${forked} (limit ${limit}): ${r.output}`);
+      assert.equal(readFileSync('/proc/self/cgroup', 'utf8'), own, 'this process was moved');
+    } finally {
+      sandbox.dispose();
+    }
+  });
+
   /** A fresh Pepe process that warms up, then runs `script` (with `sandbox` and `marker` in scope). */
   function pepeProcess(script: string, marker: string): Promise<string> {
     const code = `(async () => {
