@@ -174,6 +174,28 @@ describe('attacks on the bubblewrap kept waiting for the next command (spec 3.5)
     }
   });
 
+  it('output, exit statuses and the output cap are those of the command started directly', async () => {
+    const options = { pepeHome, home: root, maxProcesses: 50 };
+    const cases: [string, string[], number?][] = [
+      ['sh', ['-c', 'echo out; echo err >&2; echo out2; printf "\\377\\376 not utf-8\\n" >&2; exit 7']],
+      ['sh', ['-c', 'echo before; kill -TERM $$']],
+      ['no-such-program-here', ['--bind', '/', '/']],
+      ['sh', ['-c', 'for i in $(seq 3000); do echo "line $i"; echo "err $i" >&2; done; printf "bwrap: not bubblewrap"; exit 3'], 2_000],
+      ['sh', ['-c', 'exec 1>&-; echo only-err >&2; exit 0']],
+    ];
+    const sandbox = new BuiltinSandbox(() => undefined, options);
+    try {
+      for (const [program, argv, maxOutputChars] of cases) {
+        const opts = { cwd: ws, workspace: ws, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 20_000, ...(maxOutputChars ? { maxOutputChars } : {}) };
+        const warm = await throughWaiting(sandbox, program, argv, opts);
+        const cold = await direct(options, program, argv, opts);
+        assert.deepEqual(warm, cold, `${program} ${argv.join(' ')}`);
+      }
+    } finally {
+      sandbox.dispose();
+    }
+  });
+
   it('a command through it cannot leave, widen or replace its process-limit group, and its forks stop at the limit; Pepe stays in its own group', async () => {
     const limit = 24;
     const own = readFileSync('/proc/self/cgroup', 'utf8');
