@@ -20,7 +20,9 @@ let deviceWorks = process.platform === 'linux' || process.platform === 'darwin';
 function take(bytes: number): Buffer {
   if (!deviceWorks || bytes > POOL_BYTES) return randomBytes(bytes);
   if (used + bytes > POOL_BYTES) {
-    const fresh = Buffer.allocUnsafe(POOL_BYTES);
+    // Memory of its own: a small Buffer.allocUnsafe comes from a slab Node shares with every other
+    // small buffer, whose backing memory (.buffer) would hold the ids and marks still to come.
+    const fresh = Buffer.allocUnsafeSlow(POOL_BYTES);
     if (!fill(fresh)) {
       deviceWorks = false;
       return randomBytes(bytes);

@@ -22,4 +22,17 @@ describe('random ids', () => {
     // 25,600 nibbles: each value is expected 1,600 times; 1,400–1,800 is more than 5 standard deviations.
     for (const [v, n] of counts.entries()) assert.ok(Math.abs(n - expected) < 200, `nibble ${v} came ${n} times`);
   });
+
+  // Failed before: the pool was taken from Node's shared buffer slab (Buffer.allocUnsafe), so the
+  // memory behind any small buffer made meanwhile (its .buffer) held the next nonces.
+  it('keeps the bytes still to be handed out where no other buffer can reach them', () => {
+    randomHex(256); // the whole pool: the next call fills a fresh one
+    randomHex(8);
+    const others = [Buffer.from('unrelated'), Buffer.allocUnsafe(16), Buffer.from([1, 2, 3])];
+    const reachable = others.map((b) => Buffer.from(new Uint8Array(b.buffer)).toString('hex')).join(' ');
+    for (let i = 0; i < 20; i++) {
+      const next = randomHex(8);
+      assert.ok(!reachable.includes(next), `the nonce ${next} was readable before it was handed out`);
+    }
+  });
 });

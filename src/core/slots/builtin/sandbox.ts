@@ -266,6 +266,8 @@ export class BuiltinSandbox {
 const WORD_VAR = '__pepe_word_';
 const WORD_COUNT = '__pepe_words';
 const COMPLETE = '__pepe_complete';
+/** The shell's own counter: a name of the same kind, so a command's variable never takes its place (see takes). */
+const COUNTER = '__pepe_i';
 /** bubblewrap refuses more than 9000 arguments in all; the command's words cost three each here. */
 const MAX_SENT_ARGS = 8000;
 /** The kernel takes at most 128 KiB for one variable (name=value); far below that, to be sure. */
@@ -298,15 +300,17 @@ class WarmShell {
 
   /**
    * Whether a command can go through a waiting shell; otherwise it is started directly, as the
-   * first one is. Not when a word or a variable holds a NUL byte (it would end that argument
-   * early here; started directly, Node refuses it), when the environment has a variable of the
-   * names used here, when a word is very long (a variable holds less than an argument) or when
-   * there are too many words.
+   * first one is. Not when a word, a variable or a place of the policy holds a NUL byte (it would
+   * end that argument early here; started directly, Node refuses it), when the environment has a
+   * variable of the names used here, when a word is very long (a variable holds less than an
+   * argument) or when there are too many words.
    */
   static takes(policy: ConfinementPolicy, command: string[], env: Record<string, string>): boolean {
     const entries = Object.entries(env);
     if (entries.some(([k, v]) => k.startsWith('__pepe_') || k.includes('\0') || v.includes('\0'))) return false;
-    if (command.some((w) => w.includes('\0') || w.length > MAX_WORD_CHARS) || policy.cwd.includes('\0')) return false;
+    if (command.some((w) => w.includes('\0') || w.length > MAX_WORD_CHARS)) return false;
+    // Every place is sent too: one holding a NUL byte would become arguments of its own, read as options.
+    if ([policy.cwd, ...policy.writable, ...policy.readOnly, ...policy.hidden].some((p) => p.includes('\0'))) return false;
     return 3 * (command.length + entries.length) + 4 * (policy.writable.length + policy.readOnly.length + policy.hidden.length) < MAX_SENT_ARGS;
   }
 
@@ -322,9 +326,9 @@ class WarmShell {
     // Inside: the process limit, nothing unless the input was complete, the words back as "$@"
     // (eval sees only this fixed text and a counter), the variables gone, then the command.
     const inner = [
-      `${processLimitPrefix({ maxProcesses: limit })}[ "$${COMPLETE}" = 1 ] || exit 125; set --; i=0;`,
-      `while [ "$i" -lt "$${WORD_COUNT}" ]; do eval "set -- \\"\\$@\\" \\"\\$${WORD_VAR}$i\\""; unset "${WORD_VAR}$i"; i=$((i + 1)); done;`,
-      `unset ${COMPLETE} ${WORD_COUNT} i; exec "$@" 2>&1`,
+      `${processLimitPrefix({ maxProcesses: limit })}[ "$${COMPLETE}" = 1 ] || exit 125; set --; ${COUNTER}=0;`,
+      `while [ "$${COUNTER}" -lt "$${WORD_COUNT}" ]; do eval "set -- \\"\\$@\\" \\"\\$${WORD_VAR}$${COUNTER}\\""; unset "${WORD_VAR}$${COUNTER}"; ${COUNTER}=$((${COUNTER} + 1)); done;`,
+      `unset ${COMPLETE} ${WORD_COUNT} ${COUNTER}; exec "$@" 2>&1`,
     ].join(' ');
     const bwrap = [bubblewrapProgram(), ...bubblewrapBaseArgs(), '--args', '3', '--', '/bin/sh', '-c', inner, 'sh'];
     // stderr is /dev/null until `exec 2>&1`: what a failed join says goes to stdout (`2>&1` before `>`).
