@@ -166,7 +166,9 @@ describe('the CLI code cache grows toward what the commands use (issue 27)', fun
     await pepe('run', 'a', 'hi', '--no-input');
     const grown = core();
     assert.equal(grown.name, listed.name, 'the same entry (same build)');
-    assert.ok(grown.size > listed.size + 32 * 1024, `the entry grew with what run compiled: ${listed.size} → ${grown.size} bytes`);
+    // The part both commands load is written again, holding what run compiled in it too (most of
+    // what a turn adds is in parts of its own, whose entries are new).
+    assert.ok(grown.size > listed.size, `the shared entry grew with what run compiled: ${listed.size} → ${grown.size} bytes`);
 
     assert.equal(coverage().length, 1, 'what the writing process held is recorded beside the entries');
     await pepe('run', 'a', 'hi', '--no-input');
