@@ -346,7 +346,7 @@ export class AgentRuntime {
         ...(turn.invokeEnv.hooks ? { hooks: turn.invokeEnv.hooks } : {}),
         toolContext: turn.toolContext,
         slots: this.deps.slots,
-        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId, budgets: () => budgetsFor(turn.config, agentConfig, agentConfig.project ?? null, turn.sessionId, () => this.deps.usage.all()) },
+        modelDeps: { config: turn.config, env: this.deps.env, usage: this.deps.usage, providerOptions: this.deps.providerOptions, agent: opts.agent, project: agentConfig.project ?? null, sessionId: turn.sessionId, turnId: turn.turnId, budgets: () => budgetsFor(turn.config, agentConfig, agentConfig.project ?? null, turn.sessionId, () => this.deps.usage.all()), providers: new WeakMap() },
         maxSteps: turn.config.limits?.max_steps ?? DEFAULT_MAX_STEPS,
         signal,
         emit,

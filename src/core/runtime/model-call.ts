@@ -31,6 +31,12 @@ export interface ModelCallDeps {
   turnId?: string;
   /** The budgets this call must fit (budget.ts), read afresh before each call. */
   budgets?: () => Budget[];
+  /**
+   * The providers made for this turn's models, by model reference: a turn's calls reuse them (a
+   * provider holds no state between requests) instead of making one per call (for a scripted mock
+   * model, a stat of its script per call).
+   */
+  providers?: WeakMap<ModelRef, ModelProvider>;
 }
 
 /** A model in the chain that costs money while the project is at `dead` (spec 4.6). */
@@ -73,7 +79,9 @@ export async function callModel(
     }
     let provider: ModelProvider;
     try {
-      provider = createProvider(ref, deps.config, deps.env, deps.providerOptions);
+      const made = deps.providers?.get(ref);
+      provider = made ?? createProvider(ref, deps.config, deps.env, deps.providerOptions);
+      if (!made) deps.providers?.set(ref, provider);
     } catch (e) {
       failures.push(`${ref.id}: ${errorMessage(e)}`);
       onFallback(ref.id, next, errorMessage(e));
