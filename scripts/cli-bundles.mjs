@@ -141,6 +141,24 @@ const zodFromVendor = {
 };
 
 /**
+ * In the AI SDK's bundle, `zod/v3` is the one thing the SDK takes from it: the names of zod 3's
+ * schema kinds, for converting a zod 3 schema (which Pepe never hands it: its tools carry JSON
+ * Schema). The object is zod's own, read from the package when the bundle is built; the rest of
+ * zod 3 (a fifth of the bundle) stays out. Should the SDK import anything else from it, the build
+ * fails on the missing export.
+ */
+const zodV3KindsOnly = {
+  name: 'pepe-zod-v3-kinds-only',
+  setup(b) {
+    b.onResolve({ filter: /^zod\/v3$/ }, () => ({ path: 'zod/v3', namespace: 'pepe-zod-v3' }));
+    b.onLoad({ filter: /.*/, namespace: 'pepe-zod-v3' }, () => ({
+      loader: 'js',
+      contents: `export const ZodFirstPartyTypeKind = Object.freeze(${JSON.stringify(requireFromRoot('zod/v3').ZodFirstPartyTypeKind)});`,
+    }));
+  },
+};
+
+/**
  * zod's 40-odd message translations (400 KB, a sixth of cli-core.js) are reachable only through
  * `z.locales`, which nothing here uses (the messages are English): the bundles get English alone.
  * Every byte of a bundle is read and decoded on every start, code cache or not.
@@ -226,7 +244,7 @@ export async function vendorBuilds(shared) {
         sourcefile: `${vendor}.js`,
       },
       outfile: `dist/cli-vendor/${vendor}.js`,
-      plugins: [...common.plugins, zodFromVendor],
+      plugins: [...common.plugins, zodFromVendor, zodV3KindsOnly],
     })),
     { ...common, stdin: { contents: "export * from 'zod';", resolveDir: ROOT, sourcefile: 'zod.js' }, outfile: 'dist/cli-vendor/zod.js' },
   ];

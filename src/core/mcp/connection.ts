@@ -22,22 +22,11 @@ const STDERR_KEEP = 4000;
 /** After a failed start, the same error is given for this long before trying again. */
 export const START_RETRY_MS = 30_000;
 
-/** The SDK loads on first use: most commands and turns never start an MCP server. */
-let sdk: Promise<{
-  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
-  SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
-  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
-  inheritedEnv: readonly string[];
-  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
-}> | undefined;
+/** The SDK loads on first use (sdk.ts): most commands and turns never start an MCP server. */
+let sdk: Promise<typeof import('./sdk.js')> | undefined;
 function loadSdk() {
-  sdk ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]).then(([c, sse, stdio, http]) => ({ Client: c.Client, SSEClientTransport: sse.SSEClientTransport, StdioClientTransport: stdio.StdioClientTransport, inheritedEnv: stdio.DEFAULT_INHERITED_ENV_VARS, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport }));
-  return sdk;
+  sdk ??= import('./sdk.js');
+  return sdk.then((m) => ({ Client: m.Client, SSEClientTransport: m.SSEClientTransport, StdioClientTransport: m.StdioClientTransport, inheritedEnv: m.DEFAULT_INHERITED_ENV_VARS, StreamableHTTPClientTransport: m.StreamableHTTPClientTransport }));
 }
 
 /**

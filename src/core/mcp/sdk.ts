@@ -1,0 +1,8 @@
+/**
+ * The parts of the MCP SDK the client uses, in one module so they load together, with one
+ * import() (connection.ts): most commands and turns never start an MCP server.
+ */
+export { Client } from '@modelcontextprotocol/sdk/client/index.js';
+export { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+export { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
