@@ -6,6 +6,7 @@ import { bubblewrapBaseArgs, bubblewrapPolicyArgs, bubblewrapProgram, bubblewrap
 import type { SandboxResult } from '../contracts.js';
 import { launch, type Launched } from './launch.js';
 import { OutputCap } from './output-cap.js';
+import { randomHex } from '../../random-id.js';
 
 export type { ConfinementStatus } from '../../sandbox/index.js';
 
@@ -29,6 +30,8 @@ export interface SandboxRunOptions {
 export interface SandboxRunResult extends SandboxResult {
   timedOut: boolean;
   cancelled: boolean;
+  /** The shell inside the confinement said it was there (its mark, see StartMark): the command was started. */
+  started?: boolean;
 }
 
 export interface BuiltinSandboxOptions {
@@ -97,30 +100,35 @@ export class BuiltinSandbox {
     const warm = limit && WarmShell.takes(policy, command, env) ? this.warmShell(limit) : null;
     const cgroup = limit && !warm ? PidsCgroup.create(limit) : null;
     let result: SandboxRunResult;
+    const mark = new StartMark();
     try {
       let started: Launched;
-      if (warm) started = warm.exec(policy, command, env);
+      if (warm) started = warm.exec(policy, command, env, mark);
       else {
-        // Inside: set the process limit, join stderr to stdout (two pipes cannot keep the order in
-        // which a program interleaves them), then exec the command. The shell parses nothing else.
-        const inner = ['/bin/sh', '-c', `${processLimitPrefix(policy)}exec "$@" 2>&1`, 'sh', ...command];
+        // Inside: set the process limit, say the confinement is set up (StartMark), join stderr to
+        // stdout (two pipes cannot keep the order in which a program interleaves them), then exec
+        // the command. The shell parses nothing else.
+        const inner = ['/bin/sh', '-c', `${processLimitPrefix(policy)}${StartMark.SAY}exec "$@" 2>&1`, 'sh', ...command];
         const { file, args } = confinedCommand(policy, inner);
+        const marked = { ...env, [StartMark.VAR]: mark.text };
         started = cgroup
           ? // Join the group before bubblewrap starts, so nothing it forks is ever outside it.
-            this.launch('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], env, opts)
-          : this.launch(file, args, env, opts);
+            this.launch('/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args], marked, opts)
+          : this.launch(file, args, marked, opts);
       }
       // Groups a gone Pepe left behind are removed while this command runs, not before it starts.
       if (limit) PidsCgroup.sweepLeftovers();
-      result = await this.follow(started, opts);
+      result = await this.follow(started, opts, mark);
     } finally {
       warm?.dispose();
       cgroup?.dispose();
       if (limit) this.rewarm(limit);
     }
-    if (status.backend === 'bubblewrap' && result.exitStatus === 1 && result.output.startsWith('bwrap: ')) {
+    if (status.backend === 'bubblewrap' && !result.started && result.exitStatus === 1 && result.output.startsWith('bwrap: ')) {
       // bubblewrap could not set the confinement up (a stored "confined" gone stale, say): the
       // command did not run, and it is not retried unconfined. The next command probes afresh.
+      // Only when the shell inside never said it was there: a command that prints what bubblewrap
+      // prints is the command's output (it ran; saying otherwise would have it run again).
       confinementFailed();
       result.output += '\n[pepe: the sandbox could not start this command; it did not run]';
     }
@@ -208,7 +216,7 @@ export class BuiltinSandbox {
     this.warm = null;
   }
 
-  private async follow({ child, done }: Launched, opts: SandboxRunOptions): Promise<SandboxRunResult> {
+  private async follow({ child, done }: Launched, opts: SandboxRunOptions, mark?: StartMark): Promise<SandboxRunResult> {
     const cap = new OutputCap(opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     let timedOut = false;
     let cancelled = false;
@@ -234,14 +242,18 @@ export class BuiltinSandbox {
     // stdout and stderr as one text, in the order the chunks arrive (the command's own stderr is
     // already joined to its stdout inside; bubblewrap's messages come on stderr, or on stdout
     // too from the shell kept waiting, which joins the two itself).
+    const take = (text: string) => {
+      if (!text) return;
+      cap.push(text);
+      opts.onData?.(text);
+    };
     for (const stream of [child?.stdout, child?.stderr]) {
       stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => {
-        cap.push(chunk);
-        opts.onData?.(chunk);
-      });
+      // The start mark comes on stdout, before anything the command prints: taken out there.
+      stream?.on('data', (chunk: string) => take(mark && stream === child?.stdout ? mark.filter(chunk) : chunk));
     }
     const result = await done;
+    if (mark) take(mark.rest());
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
 
@@ -257,10 +269,56 @@ export class BuiltinSandbox {
     }
     if (timedOut) output += `\n[pepe: timed out after ${opts.timeoutMs} ms; the process group was killed]`;
     if (cancelled) output += '\n[pepe: cancelled; the process group was killed]';
-    return { output, exitStatus, timedOut, cancelled };
+    return { output, exitStatus, timedOut, cancelled, ...(mark ? { started: mark.seen } : {}) };
   }
 }
 
+
+/**
+ * Proof that a command was started inside its confinement: the shell inside prints a line only this
+ * run knows (random, given in a variable it removes before the command runs) before anything
+ * else, and Pepe takes the line out of the output. bubblewrap's own messages about a confinement
+ * it could not set up come before that line or without it; what comes after is the command's, even
+ * when it reads like bubblewrap's (a command cannot print the line: it never sees it).
+ */
+class StartMark {
+  /** The variable that carries the line in. */
+  static readonly VAR = '__pepe_started';
+  /** What the shell inside runs first (no expansion but of the variable, quoted). */
+  static readonly SAY = `printf '%s\\n' "$${StartMark.VAR}"; unset ${StartMark.VAR}; `;
+  /** Longest stdout held back while looking for the line (bubblewrap's own messages before it are short). */
+  private static readonly HOLD = 64 * 1024;
+
+  readonly text = `[pepe-sandbox-started ${randomHex(16)}]`;
+  seen = false;
+  private looking = true;
+  private held = '';
+
+  /** The stdout text to pass on: held back until the line has come, and without it. */
+  filter(chunk: string): string {
+    if (!this.looking) return chunk;
+    this.held += chunk;
+    const at = this.held.indexOf(`${this.text}\n`);
+    if (at !== -1) {
+      this.seen = true;
+      this.looking = false;
+      const out = this.held.slice(0, at) + this.held.slice(at + this.text.length + 1);
+      this.held = '';
+      return out;
+    }
+    if (this.held.length <= StartMark.HOLD) return '';
+    this.looking = false;
+    return this.rest();
+  }
+
+  /** What is still held back (the stream ended without the line). */
+  rest(): string {
+    const out = this.held;
+    this.held = '';
+    this.looking = false;
+    return out;
+  }
+}
 
 /** Names of the variables that carry the command's words to the shell inside (see WarmShell). */
 const WORD_VAR = '__pepe_word_';
@@ -326,7 +384,7 @@ class WarmShell {
     // Inside: the process limit, nothing unless the input was complete, the words back as "$@"
     // (eval sees only this fixed text and a counter), the variables gone, then the command.
     const inner = [
-      `${processLimitPrefix({ maxProcesses: limit })}[ "$${COMPLETE}" = 1 ] || exit 125; set --; ${COUNTER}=0;`,
+      `${processLimitPrefix({ maxProcesses: limit })}[ "$${COMPLETE}" = 1 ] || exit 125; ${StartMark.SAY}set --; ${COUNTER}=0;`,
       `while [ "$${COUNTER}" -lt "$${WORD_COUNT}" ]; do eval "set -- \\"\\$@\\" \\"\\$${WORD_VAR}$${COUNTER}\\""; unset "${WORD_VAR}$${COUNTER}"; ${COUNTER}=$((${COUNTER} + 1)); done;`,
       `unset ${COMPLETE} ${WORD_COUNT} ${COUNTER}; exec "$@" 2>&1`,
     ].join(' ');
@@ -359,13 +417,16 @@ class WarmShell {
   }
 
   /** Sends bubblewrap the rest of its arguments (check `takes` first), NUL-separated. */
-  exec(policy: ConfinementPolicy, command: string[], env: Record<string, string>): Launched {
+  exec(policy: ConfinementPolicy, command: string[], env: Record<string, string>, mark: StartMark): Launched {
     for (const h of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ ref?: () => void } | null>) h?.ref?.();
     const args = [
       ...bubblewrapPolicyArgs(policy),
       '--clearenv',
       ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]),
       ...command.flatMap((word, i) => ['--setenv', `${WORD_VAR}${i}`, word]),
+      '--setenv',
+      StartMark.VAR,
+      mark.text,
       '--setenv',
       WORD_COUNT,
       String(command.length),
