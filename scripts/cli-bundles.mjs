@@ -42,9 +42,9 @@ export const LAZY_VENDORS = {
   yaml: ['yaml'],
   sucrase: ['sucrase'],
   execa: ['execa'],
-  // Lock files and atomic writes: on load they patch fs, read the thread id and start signal-exit;
+  // Atomic writes: on load write-file-atomic patches fs, reads the thread id and starts signal-exit;
   // a command that writes nothing through them need not pay for that.
-  'file-locks': ['proper-lockfile', 'write-file-atomic'],
+  'file-locks': ['write-file-atomic'],
   // The MCP client (with ajv, its JSON Schema validator): a third of the core, and only a command
   // that starts an MCP server uses it.
   'mcp-sdk': ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/sse.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],

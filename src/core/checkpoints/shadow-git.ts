@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { devNull, homedir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { PepeError } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import { within } from '../sandbox/policy.js';
 import { runHostGit, type HostGitConfinement } from './host-git.js';
 
@@ -124,17 +124,10 @@ export class ShadowGit {
 
   /** One writer at a time per workspace (the CLI and the editor may both run turns). */
   async locked<T>(work: () => Promise<T>): Promise<T> {
-    const release = await lockfile.lock(this.gitDir, {
-      realpath: false,
-      lockfilePath: `${this.gitDir}.lock`,
-      stale: 60_000,
-      update: 5_000,
-      retries: { retries: 300, factor: 1.2, minTimeout: 10, maxTimeout: 200, randomize: true },
-    });
-    try {
-      return await work();
-    } finally {
-      await release().catch(() => undefined);
-    }
+    return withFileLock(
+      `${this.gitDir}.lock`,
+      { stale: 60_000, update: 5_000, retries: { retries: 300, factor: 1.2, minTimeout: 10, maxTimeout: 200, randomize: true } },
+      () => work(),
+    );
   }
 }

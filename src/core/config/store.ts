@@ -1,9 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import type * as z from '../zod.js';
 import { ConfigError } from '../errors.js';
+import { acquireFileLock } from '../file-lock.js';
 import { PepeConfig } from './schema.js';
 import { describeIssue, describeParseError } from './problems.js';
 import { setAsideBroken, type SectionProblem } from './sections.js';
@@ -71,9 +71,7 @@ export class ConfigStore {
    */
   async update<T>(mutate: ConfigMutator<T>): Promise<T> {
     await mkdir(dirname(this.file), { recursive: true });
-    const release = await lockfile.lock(this.file, {
-      realpath: false,
-      lockfilePath: `${this.file}.lock`,
+    const lock = await acquireFileLock(`${this.file}.lock`, {
       stale: 5000,
       update: 1000,
       retries: { retries: 400, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
@@ -85,10 +83,12 @@ export class ConfigStore {
       const result = mutate(draft, current.config);
       const checked = PepeConfig.safeParse(draft);
       if (!checked.success) throw this.invalid(basename(this.file), checked.error, 'the change would make');
+      // Stalled past `stale` (a suspended laptop): another writer may have the lock and a newer file.
+      if (!(await lock.verify())) throw new ConfigError(`${this.file}: the change took too long and another writer may have changed the file since; nothing was written. Try again.`, this.file);
       await writeFileAtomic(this.file, JSON.stringify(draft, null, 2) + '\n', { fsync: true });
       return result;
     } finally {
-      await release().catch(() => undefined);
+      await lock.release().catch(() => undefined);
     }
   }
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import * as z from '../zod.js';
 import { lazySchema } from '../lazy-schema.js';
+import { acquireFileLock } from '../file-lock.js';
 
 /**
  * What the person accepted from a workspace (issue 24): per workspace real path, per item
@@ -70,9 +70,7 @@ export class TrustStore {
 
   private async update<T>(mutate: (doc: TrustFile) => T): Promise<T> {
     await mkdir(dirname(this.file), { recursive: true });
-    const release = await lockfile.lock(this.file, {
-      realpath: false,
-      lockfilePath: `${this.file}.lock`,
+    const lock = await acquireFileLock(`${this.file}.lock`, {
       stale: 5000,
       retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
     });
@@ -82,7 +80,7 @@ export class TrustStore {
       await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n', { fsync: true, mode: 0o600 });
       return result;
     } finally {
-      await release().catch(() => undefined);
+      await lock.release().catch(() => undefined);
     }
   }
 }

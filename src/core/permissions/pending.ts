@@ -1,6 +1,5 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import * as z from '../zod.js';
 import { UsageError } from '../errors.js';
@@ -11,6 +10,7 @@ import { RISK_KINDS, type RiskHint } from './risk-kinds.js';
 import { compareCodeUnits } from '../code-unit-order.js';
 import { lazySchema } from '../lazy-schema.js';
 import { randomHex } from '../random-id.js';
+import { acquireFileLock } from '../file-lock.js';
 
 /**
  * "No human, no surprises" (spec 5.4): a gated call refused because nobody could be asked is
@@ -298,9 +298,7 @@ export class PendingApprovals {
   /** Re-reads, changes and writes one approval under its lock. */
   private async change(id: string, mutate: (record: StoredApproval) => StoredApproval): Promise<StoredApproval> {
     const file = this.file(id);
-    const release = await lockfile.lock(file, {
-      realpath: false,
-      lockfilePath: `${file}.lock`,
+    const lock = await acquireFileLock(`${file}.lock`, {
       stale: 5000,
       update: 1000,
       retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
@@ -311,7 +309,7 @@ export class PendingApprovals {
       if (next !== current) await this.write(next);
       return next;
     } finally {
-      await release().catch(() => undefined);
+      await lock.release().catch(() => undefined);
     }
   }
 }

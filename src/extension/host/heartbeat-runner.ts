@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors.js';
 import type { Pepe } from '../../core/pepe.js';
 import type { PulseOutcome } from '../../core/runtime/heartbeat.js';
+import { acquireFileLock } from '../../core/file-lock.js';
 
 export interface HeartbeatRunnerDeps {
   log: vscode.LogOutputChannel;
@@ -67,7 +67,8 @@ export class HeartbeatRunner implements vscode.Disposable {
     const home = this.pepe.paths.home;
     let release: (() => Promise<void>) | undefined;
     try {
-      release = await lockfile.lock(join(home, 'heartbeat.json'), { realpath: false, lockfilePath: join(home, 'heartbeat.lock'), stale: 10 * 60_000, retries: 0 });
+      const lock = await acquireFileLock(join(home, 'heartbeat.lock'), { stale: 10 * 60_000, retries: 0 });
+      release = () => lock.release();
     } catch {
       return; // another window is running this round
     }

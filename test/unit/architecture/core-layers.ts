@@ -16,7 +16,7 @@ export const CORE_LAYERS: Layer[] = [
     name: 'leaves',
     members: [
       'errors.ts', 'paths.ts', 'messages.ts', 'images.ts', 'jsonl.ts', 'events.ts', 'core-events.ts', 'doctor-finding.ts',
-      'display.ts', 'session-title.ts', 'chat-command.ts', 'user-module.ts', 'context-attachment-limits.ts', 'lazy-schema.ts', 'zod.ts', 'random-id.ts', 'code-unit-order.ts', 'sandbox/',
+      'display.ts', 'session-title.ts', 'chat-command.ts', 'user-module.ts', 'context-attachment-limits.ts', 'lazy-schema.ts', 'zod.ts', 'random-id.ts', 'file-lock.ts', 'code-unit-order.ts', 'sandbox/',
     ],
   },
   { name: 'config', members: ['config/', 'agent-intro.ts'] },

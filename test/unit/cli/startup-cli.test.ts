@@ -96,7 +96,7 @@ describe('pepe start-up: the core loads only when a command needs it', function 
       'yaml.js': 'super("YAMLParseError"',
       'sucrase.js': 'getJSXPragmaInfo',
       'execa.js': 'execaCoreAsync',
-      'file-locks.js': 'Lock file is already being held',
+      'file-locks.js': 'imurmurhash', // write-file-atomic's temp names
       'mcp-sdk.js': 'strictSchema', // ajv, the MCP client's validator
       'tree-sitter.js': 'TRANSFER_BUFFER',
     };
