@@ -1,7 +1,7 @@
-import { mkdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
-import { readlinkSync } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { constants, readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { randomHex } from './random-id.js';
 
 /**
@@ -9,15 +9,17 @@ import { randomHex } from './random-id.js';
  * checkpoints), held as a folder next to it.
  *
  * - Taking it: a folder holding an `owner` record is made under a unique name, then renamed to the
- *   lock's name. The rename fails while any lock folder is there (it is never empty), so only one
- *   process takes it and the record is there from the first instant.
+ *   lock's name. The rename fails while a lock folder is there (it is never empty), so only one
+ *   process takes it, and the record is there from the first instant.
  * - Holding it: the holder touches the folder every `update` ms.
- * - A stale lock (its holder's process is gone, or it was not touched for `stale` ms) is taken
- *   away by one process at a time: under a second lock (`NAME.gc`) the lock is looked at again and
- *   renamed out of the way only if it is still the one found stale. Removing a lock found stale
- *   without that second look lets two waiters each remove one and both think they hold it (the
- *   library this replaces did so, and a write to config.json was lost).
- * - Releasing it removes it only while it is still this holder's.
+ * - Removing it, whether the holder releases it or a waiter takes away a stale one (its holder
+ *   gone from this machine, or not touched for `stale`), happens only under a second lock
+ *   (`NAME.gc`), and only after the record was read again under it. The lock then changes only by
+ *   being made where there is none, so what was judged is what is removed. Removing a lock found
+ *   stale without that let two waiters each remove one and both think they held it (the library
+ *   this replaced did so, and a write to config.json was lost).
+ * - What a process killed mid-way leaves (`NAME.new-PID-…`, `NAME.old-PID-…`) is cleared away on a
+ *   later release once it is older than `stale`.
  */
 export interface FileLockOptions {
   /** A lock not touched for this long is stale (its holder is taken to be gone). */
@@ -47,34 +49,49 @@ interface Owner {
   id: string;
   pid: number;
   host: string;
+  boot: string;
   pidns: string;
 }
 
-let ownPidNamespace: string | undefined;
-function pidNamespace(): string {
-  if (ownPidNamespace === undefined) {
-    try {
-      ownPidNamespace = readlinkSync('/proc/self/ns/pid');
-    } catch {
-      ownPidNamespace = '';
-    }
+let machine: { host: string; boot: string; pidns: string } | undefined;
+/** What tells this machine (and pid namespace) from another sharing the folder. */
+function thisMachine() {
+  if (!machine) {
+    const read = (f: () => string) => {
+      try {
+        return f().trim();
+      } catch {
+        return '';
+      }
+    };
+    machine = {
+      host: hostname(),
+      boot: read(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8')),
+      pidns: read(() => readlinkSync('/proc/self/ns/pid')),
+    };
   }
-  return ownPidNamespace;
+  return machine;
 }
 
+function newOwner(): Owner {
+  return { id: randomHex(12), pid: process.pid, ...thisMachine() };
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string';
 function parseOwner(text: string): Owner | undefined {
   try {
     const v = JSON.parse(text) as Partial<Owner>;
-    if (typeof v.id === 'string' && typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.pidns === 'string') return v as Owner;
+    if (isText(v.id) && typeof v.pid === 'number' && isText(v.host) && isText(v.boot) && isText(v.pidns)) return v as Owner;
   } catch {
     // unreadable: judged by its age alone
   }
   return undefined;
 }
 
-/** True only when the holder is certainly gone: same host and pid namespace, and no such process. */
+/** True only when the holder is certainly gone: this boot of this machine, this pid namespace, no such process. */
 function ownerIsGone(owner: Owner | undefined): boolean {
-  if (!owner || !owner.pidns || owner.host !== hostname() || owner.pidns !== pidNamespace()) return false;
+  const here = thisMachine();
+  if (!owner || !here.boot || !here.pidns || owner.host !== here.host || owner.boot !== here.boot || owner.pidns !== here.pidns) return false;
   try {
     process.kill(owner.pid, 0);
     return false;
@@ -83,8 +100,23 @@ function ownerIsGone(owner: Owner | undefined): boolean {
   }
 }
 
-async function readOwner(lockPath: string): Promise<Owner | undefined> {
-  return parseOwner(await readFile(join(lockPath, 'owner'), 'utf8').catch(() => ''));
+/**
+ * The record in a lock folder. Anyone who can write next to the lock could plant something else
+ * there: a link is not followed, a FIFO or device not waited on, and at most 1 KB is read.
+ */
+async function readOwner(folder: string): Promise<Owner | undefined> {
+  let handle;
+  try {
+    handle = await open(join(folder, 'owner'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!(await handle.stat()).isFile()) return undefined;
+    const buffer = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return parseOwner(buffer.subarray(0, bytesRead).toString('utf8'));
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
 }
 
 interface Seen {
@@ -92,95 +124,107 @@ interface Seen {
   owner?: Owner;
 }
 
-/** The lock as it is now, if it is stale; undefined when it is absent or alive. */
-async function staleNow(lockPath: string, staleMs: number): Promise<Seen | undefined> {
-  const s = await stat(lockPath).catch(() => undefined);
+/** The folder as it is now, if it is stale; undefined when it is absent or alive. */
+async function staleNow(path: string, staleMs: number): Promise<Seen | undefined> {
+  const s = await lstat(path).catch(() => undefined);
   if (!s) return undefined;
-  const owner = await readOwner(lockPath);
+  const owner = await readOwner(path);
   if (s.mtimeMs < Date.now() - staleMs || ownerIsGone(owner)) return { ino: s.ino, owner };
   return undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The holder's folder, made under a unique name with its record in it, ready to be renamed. */
-async function makeOwnedFolder(lockPath: string, owner: Owner): Promise<string> {
-  const temp = `${lockPath}.new-${owner.id}`;
-  await mkdir(temp);
-  await writeFile(join(temp, 'owner'), JSON.stringify(owner));
-  return temp;
-}
+const aside = (path: string, kind: 'new' | 'old') => `${path}.${kind}-${process.pid}-${randomHex(6)}`;
 
 /**
- * One try: true when taken. The holder's folder is made only when the lock looks free, and removed
- * at once when another was quicker, so a waiter stopped by a signal leaves nothing behind.
+ * One try at the folder `path` for `owner`: true when taken. The folder is made only when there
+ * is none (looked at first also because a rename replaces an empty folder, which is what a lock of
+ * an earlier Pepe is), and removed at once when another was quicker.
  */
-async function tryTake(lockPath: string, owner: Owner): Promise<boolean> {
-  // Looked at first also because a rename replaces an empty folder, which is what a lock of an
-  // earlier Pepe (of the library it used) is: such a lock appearing between the look and the
-  // rename is the one case not excluded.
-  if (await stat(lockPath).catch(() => undefined)) return false;
-  const temp = await makeOwnedFolder(lockPath, owner);
+async function tryTake(path: string, owner: Owner): Promise<boolean> {
+  if (await lstat(path).catch(() => undefined)) return false;
+  const temp = aside(path, 'new');
   try {
-    await rename(temp, lockPath);
+    await mkdir(temp);
+    await writeFile(join(temp, 'owner'), JSON.stringify(owner));
+    await rename(temp, path);
     return true;
   } catch (e) {
     await rm(temp, { recursive: true, force: true });
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
     // Windows says EPERM or EACCES for a rename onto an existing folder; anything else is real.
-    if ((code === 'EPERM' || code === 'EACCES') && (await stat(lockPath).catch(() => undefined))) return false;
+    if ((code === 'EPERM' || code === 'EACCES') && (await lstat(path).catch(() => undefined))) return false;
     throw e;
   }
 }
 
-/** Moves `path` away to a unique name and removes it. */
-async function discard(path: string): Promise<void> {
-  const grave = `${path}.old-${randomHex(8)}`;
+/** Moves `path` aside and removes it if it is still what `expect` says; else puts it back. */
+async function removeIf(path: string, expect: (moved: Seen) => boolean): Promise<boolean> {
+  const grave = aside(path, 'old');
   try {
     await rename(path, grave);
   } catch {
-    return;
+    return false;
+  }
+  const s = await lstat(grave).catch(() => undefined);
+  if (!s || !expect({ ino: s.ino, owner: await readOwner(grave) })) {
+    await rename(grave, path).catch(() => undefined);
+    return false;
   }
   await rm(grave, { recursive: true, force: true });
+  return true;
 }
 
+const sameAs = (seen: Seen) => (moved: Seen) => moved.ino === seen.ino && moved.owner?.id === seen.owner?.id;
+
 /**
- * Removes the lock if it is stale, one remover at a time. The remover's own lock (`.gc`) is a plain
- * folder held for a few system calls; one left by a process killed in that instant is removed
- * after `stale` like any other.
+ * The remover's lock: held for a few system calls. One whose holder is gone is taken away at once
+ * (on this machine) or after `stale`; `wait` waits for a live one, up to about `stale`.
  */
-async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
+async function takeRemoverLock(lockPath: string, staleMs: number, wait: boolean): Promise<Owner | undefined> {
   const gc = `${lockPath}.gc`;
-  try {
-    await mkdir(gc);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    const s = await stat(gc).catch(() => undefined);
-    if (s && s.mtimeMs < Date.now() - Math.max(staleMs, 1000)) await discard(gc);
-    return;
+  const owner = newOwner();
+  const giveUp = Date.now() + Math.max(staleMs, 1000) + 1000;
+  for (;;) {
+    if (await tryTake(gc, owner)) return owner;
+    const seen = await staleNow(gc, Math.max(staleMs, 1000));
+    if (seen) {
+      await removeIf(gc, sameAs(seen));
+      continue;
+    }
+    if (!wait || Date.now() > giveUp) return undefined;
+    await sleep(2 + Math.random() * 8);
   }
+}
+
+async function releaseRemoverLock(lockPath: string, owner: Owner): Promise<void> {
+  await removeIf(`${lockPath}.gc`, (moved) => moved.owner?.id === owner.id);
+}
+
+/** Clears away what processes killed mid-way left next to the lock, once older than `stale`. */
+async function sweep(lockPath: string, staleMs: number): Promise<void> {
+  const dir = dirname(lockPath);
+  const prefix = `${basename(lockPath)}.`;
+  const leftover = /^(?:gc\.)?(?:new|old)-\d+-[0-9a-f]+$/;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !leftover.test(name.slice(prefix.length))) continue;
+    const path = join(dir, name);
+    const s = await lstat(path).catch(() => undefined);
+    if (s && s.mtimeMs < Date.now() - staleMs) await rm(path, { recursive: true, force: true });
+  }
+}
+
+/** Takes away the lock if it is stale, under the remover's lock; nothing if another is removing. */
+async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
+  const remover = await takeRemoverLock(lockPath, staleMs, false);
+  if (!remover) return;
   try {
     const seen = await staleNow(lockPath, staleMs);
-    if (!seen) return;
-    const grave = `${lockPath}.old-${randomHex(8)}`;
-    try {
-      await rename(lockPath, grave);
-    } catch {
-      return;
-    }
-    // Only a holder's own release changes the lock while the remover's lock is held. A holder
-    // that was stalled, not gone, may have released it and another taken it just now: give
-    // that one back.
-    const took = await stat(grave).catch(() => undefined);
-    const owner = await readOwner(grave);
-    if (!took || took.ino !== seen.ino || owner?.id !== seen.owner?.id) {
-      await rename(grave, lockPath).catch(() => undefined);
-      return;
-    }
-    await rm(grave, { recursive: true, force: true });
+    if (seen) await removeIf(lockPath, sameAs(seen));
   } finally {
-    await rmdir(gc).catch(() => undefined);
+    await releaseRemoverLock(lockPath, remover);
   }
 }
 
@@ -191,7 +235,7 @@ function retryPlan(r: FileLockOptions['retries']) {
 
 /** Takes the lock at `lockPath` (a folder), waiting as `retries` says. */
 export async function acquireFileLock(lockPath: string, options: FileLockOptions): Promise<HeldFileLock> {
-  const owner: Owner = { id: randomHex(12), pid: process.pid, host: hostname(), pidns: pidNamespace() };
+  const owner = newOwner();
   const plan = retryPlan(options.retries);
   for (let attempt = 0; ; attempt++) {
     if (await tryTake(lockPath, owner)) break;
@@ -239,20 +283,15 @@ function holding(lockPath: string, owner: Owner, options: FileLockOptions): Held
       if (released) return;
       released = true;
       clearInterval(timer);
-      if (!(await stillOurs())) return;
-      // Moved aside first and checked there, so a lock another process took meanwhile (this one
-      // having stalled past `stale`) is put back rather than removed.
-      const grave = `${lockPath}.old-${randomHex(8)}`;
+      // Under the remover's lock, so a remover that found this lock stale (this holder having
+      // stalled past `stale`) and a new holder never see it change under them.
+      const remover = await takeRemoverLock(lockPath, options.stale, true);
       try {
-        await rename(lockPath, grave);
-      } catch {
-        return;
+        await removeIf(lockPath, (moved) => moved.owner?.id === owner.id);
+        await sweep(lockPath, options.stale);
+      } finally {
+        if (remover) await releaseRemoverLock(lockPath, remover);
       }
-      if ((await readOwner(grave))?.id !== owner.id) {
-        await rename(grave, lockPath).catch(() => undefined);
-        return;
-      }
-      await rm(grave, { recursive: true, force: true });
     },
   };
 }

@@ -77,6 +77,8 @@ export class TrustStore {
     try {
       const doc = await this.read();
       const result = mutate(doc);
+      // Stalled past `stale` (a suspended laptop): writing now could undo a change made since.
+      if (!(await lock.verify())) throw new Error(`${this.file} was being changed elsewhere meanwhile; nothing was written. Try again.`);
       await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n', { fsync: true, mode: 0o600 });
       return result;
     } finally {

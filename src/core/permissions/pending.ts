@@ -306,6 +306,8 @@ export class PendingApprovals {
     try {
       const current = await this.readRecord(id);
       const next = mutate(current);
+      // Stalled past `stale` (a suspended laptop): another may have decided this approval since.
+      if (next !== current && !(await lock.verify())) throw new UsageError(`approval ${id} was being changed elsewhere meanwhile; nothing was written. Try again.`);
       if (next !== current) await this.write(next);
       return next;
     } finally {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors.js';
 import type { Pepe } from '../../core/pepe.js';
 import type { PulseOutcome } from '../../core/runtime/heartbeat.js';
-import { acquireFileLock } from '../../core/file-lock.js';
+import { acquireFileLock, FileLockBusyError } from '../../core/file-lock.js';
 
 export interface HeartbeatRunnerDeps {
   log: vscode.LogOutputChannel;
@@ -69,8 +69,10 @@ export class HeartbeatRunner implements vscode.Disposable {
     try {
       const lock = await acquireFileLock(join(home, 'heartbeat.lock'), { stale: 10 * 60_000, retries: 0 });
       release = () => lock.release();
-    } catch {
-      return; // another window is running this round
+    } catch (e) {
+      // Held: another window is running this round. Anything else is worth a line in the log.
+      if (!(e instanceof FileLockBusyError)) this.deps.log.warn(`heartbeat: could not take ${join(home, 'heartbeat.lock')}: ${errorMessage(e)}`);
+      return;
     }
     try {
       const outcomes = await this.pepe.heartbeatRunDue();

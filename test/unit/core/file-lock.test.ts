@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,7 +116,8 @@ describe('a lock between processes (core/file-lock)', function () {
 
   it('a lock whose holder process is gone is taken at once; one whose holder lives is not, however it was left', async () => {
     const path = join(dir, 'lk');
-    const record = (pid: number) => JSON.stringify({ id: 'someone', pid, host: hostname(), pidns: readlinkSync('/proc/self/ns/pid') });
+    const here = { host: hostname(), boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), pidns: readlinkSync('/proc/self/ns/pid') };
+    const record = (pid: number, where: Partial<typeof here> = {}) => JSON.stringify({ id: 'someone', pid, ...here, ...where });
     mkdirSync(path);
     writeFileSync(join(path, 'owner'), record(await deadPid()));
     const taken = await acquireFileLock(path, { stale: 60_000, retries: 0 });
@@ -125,13 +126,71 @@ describe('a lock between processes (core/file-lock)', function () {
     mkdirSync(path);
     writeFileSync(join(path, 'owner'), record(process.pid)); // alive (this process), another holder's id
     await assert.rejects(acquireFileLock(path, { stale: 60_000, retries: 0 }), FileLockBusyError);
-    // Another machine's or another pid namespace's holder is judged by age alone.
-    writeFileSync(join(path, 'owner'), JSON.stringify({ id: 'x', pid: await deadPid(), host: 'elsewhere', pidns: 'pid:[1]' }));
-    await assert.rejects(acquireFileLock(path, { stale: 60_000, retries: 0 }), FileLockBusyError);
+    // A holder on another machine (even of the same name), another boot or pid namespace is judged by age alone.
+    for (const where of [{ host: 'elsewhere' }, { boot: 'another-boot' }, { pidns: 'pid:[1]' }]) {
+      writeFileSync(join(path, 'owner'), record(await deadPid(), where));
+      await assert.rejects(acquireFileLock(path, { stale: 60_000, retries: 0 }), FileLockBusyError, JSON.stringify(where));
+    }
     const old = new Date(Date.now() - 120_000);
     utimesSync(path, old, old);
     const aged = await acquireFileLock(path, { stale: 60_000, retries: 0 });
     await aged.release();
+  });
+
+  it('a holder that stalled past `stale` releases while a remover is taking its lock away: one holder at a time, nothing left', async () => {
+    const lock = join(dir, 'lk');
+    const stalled = await acquireFileLock(lock, { stale: 20_000, update: 1e9, retries: 0 });
+    const old = new Date(Date.now() - 3600_000);
+    utimesSync(lock, old, old);
+    const r = worker({ LOCK: lock, DIR: dir, IMPL: 'pepe', PAUSE_REMOVE: '1', HOLD_MS: '30', STALE_MS: '20000' });
+    assert.ok(await until(() => existsSync(join(dir, 'paused')), 30_000), 'the remover reached the removal');
+    const releasing = stalled.release();
+    const w = worker({ LOCK: lock, DIR: dir, IMPL: 'pepe', HOLD_MS: '300', STALE_MS: '20000' });
+    const wInsideFirst = await until(() => existsSync(join(dir, 'inside')), 2000);
+    writeFileSync(join(dir, 'go'), '');
+    const runs = await Promise.all([r, w]);
+    await releasing;
+    assert.deepEqual(runs.map((x) => x.code), [0, 0], runs.map((x) => x.stderr).join('\n'));
+    assert.equal(wInsideFirst, false, 'a waiter got in while the lock was being removed');
+    assert.equal(existsSync(join(dir, 'overlaps')), false, 'two holders at once');
+    assert.equal(readFileSync(join(dir, 'counter'), 'utf8'), '2');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('lk')), []);
+  });
+
+  it('attack: a FIFO, a link or a huge file planted as the holder’s record neither blocks nor is followed', async () => {
+    const path = join(dir, 'lk');
+    mkdirSync(path);
+    execFileSync('mkfifo', [join(path, 'owner')]);
+    const settled = await Promise.race([
+      acquireFileLock(path, { stale: 60_000, retries: 0 }).then(
+        () => 'taken',
+        (e: Error) => (e instanceof FileLockBusyError ? 'busy' : e.message),
+      ),
+      sleep(5000).then(() => 'still waiting'),
+    ]);
+    assert.equal(settled, 'busy');
+    rmSync(join(path, 'owner'));
+    symlinkSync('/dev/zero', join(path, 'owner'));
+    await assert.rejects(acquireFileLock(path, { stale: 60_000, retries: 0 }), FileLockBusyError);
+    rmSync(join(path, 'owner'));
+    writeFileSync(join(path, 'owner'), 'x'.repeat(10_000_000));
+    await assert.rejects(acquireFileLock(path, { stale: 60_000, retries: 0 }), FileLockBusyError);
+  });
+
+  it('what a killed process left next to the lock is cleared on a release once older than `stale`; nothing else is', async () => {
+    const path = join(dir, 'lk');
+    const old = new Date(Date.now() - 120_000);
+    for (const name of ['lk.new-999999-0a1b2c', 'lk.old-12-ff00', 'lk.gc.new-7-abc']) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'owner'), '{}');
+      utimesSync(join(dir, name), old, old);
+    }
+    mkdirSync(join(dir, 'lk.new-5-aa')); // young: perhaps a live process's, mid-way
+    mkdirSync(join(dir, 'lk.newer'));
+    utimesSync(join(dir, 'lk.newer'), old, old);
+    const lock = await acquireFileLock(path, { stale: 60_000, retries: 0 });
+    await lock.release();
+    assert.deepEqual(readdirSync(dir).sort(), ['counter', 'lk.new-5-aa', 'lk.newer']);
   });
 
   it('the holder keeps it fresh while it works longer than `stale`', async () => {
