@@ -2,6 +2,7 @@ import { devNull, homedir } from 'node:os';
 import { execa } from 'execa';
 import { confinedCommand, confinementFailed, detectConfinement } from '../sandbox/index.js';
 import { findGit, hostGitPolicy } from '../sandbox/host-git.js';
+import { execaWithoutInherited } from '../sandbox/inherited-fds.js';
 
 /**
  * git as Pepe runs it on the host over workspace content (spec 8.1): checkpoints, their diffs
@@ -116,7 +117,8 @@ export async function runHostGit(args: string[], run: HostGitRun): Promise<HostG
     reject: false,
     stripFinalNewline: false,
     maxBuffer: 256 * 1024 * 1024,
-    ...(run.input !== undefined ? { input: run.input } : { stdin: 'ignore' as const }),
+    stdio: execaWithoutInherited([run.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe']),
+    ...(run.input !== undefined ? { input: run.input } : {}),
   });
   if ((r as { code?: string }).code === 'ENOENT') return { ok: false, why: run.confinement === 'sandbox' ? 'the sandbox program was not found' : 'the git program was not found (checkpoints need git)' };
   const stderr = String(r.stderr ?? '');

@@ -7,6 +7,7 @@ import { FrameError, FrameReader, MAX_MESSAGE_BYTES, encodeFrame } from './frami
 import { HOST_SOURCE } from './host-source.js';
 import { errorMessage } from '../errors.js';
 import { lazySchema } from '../lazy-schema.js';
+import { withoutInherited } from '../sandbox/inherited-fds.js';
 
 /** How a plugin host process is started: argv (node and its arguments) → the command to spawn. */
 export type Launcher = (argv: string[]) => Promise<{ file: string; args: string[] }>;
@@ -149,7 +150,7 @@ export class PluginHostProcess {
     const child = spawn(command.file, command.args, {
       cwd: this.options.dataDir,
       env: { ...(typeof this.options.env === 'function' ? this.options.env() : this.options.env), ELECTRON_RUN_AS_NODE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: withoutInherited(['ignore', 'pipe', 'pipe', 'pipe']),
       detached: true,
       windowsHide: true,
     });

@@ -7,6 +7,7 @@ import { confinedCommand, detectConfinement, processLimitPrefix, sandboxPolicy, 
 import { redact } from '../secrets/scrub.js';
 import type { ToolHooks } from './invoke-tool.js';
 import { HookAnswer, matches, type HookEntry, type HookEvent } from '../config/hooks.js';
+import { execaWithoutInherited } from '../sandbox/inherited-fds.js';
 
 /**
  * Runs hooks (issue 24): each one confined like a sandbox command (bubblewrap: the workspace
@@ -187,6 +188,7 @@ export class HookRunner {
         env,
         extendEnv: false,
         input,
+        stdio: execaWithoutInherited(['pipe', 'pipe', 'pipe']),
         reject: false,
         timeout: hook.timeoutS * 1000,
         killSignal: 'SIGKILL',

@@ -6,6 +6,7 @@ import { DISARM, hostGitEnv } from '../checkpoints/host-git.js';
 import { confinedCommand, confinementFailed, detectConfinement, type ConfinementPolicy } from '../sandbox/index.js';
 import { findGit } from '../sandbox/host-git.js';
 import { within } from '../sandbox/paths.js';
+import { execaWithoutInherited } from '../sandbox/inherited-fds.js';
 
 /**
  * git as Pepe runs it on the host for background tasks (issue 28; spec 8.1): making a task's
@@ -68,7 +69,7 @@ async function rawGit(args: string[], run: TaskGitRun): Promise<TaskGitResult> {
     ({ file, args: fileArgs } = confinedCommand(taskGitPolicy(run, git), [git, ...fileArgs]));
     env.TMPDIR = '/tmp';
   }
-  const r = await execa(file, fileArgs, { cwd: run.workTree, env, extendEnv: false, reject: false, stripFinalNewline: false, stdin: 'ignore', maxBuffer: 256 * 1024 * 1024 });
+  const r = await execa(file, fileArgs, { cwd: run.workTree, env, extendEnv: false, reject: false, stripFinalNewline: false, stdio: execaWithoutInherited(['ignore', 'pipe', 'pipe']), maxBuffer: 256 * 1024 * 1024 });
   if ((r as { code?: string }).code === 'ENOENT') throw new TaskGitError(file === 'git' ? 'the git program was not found (tasks need git)' : 'the sandbox program was not found');
   const stderr = String(r.stderr ?? '');
   if (file !== 'git' && r.exitCode === 1 && /^bwrap: /m.test(stderr)) {
