@@ -47,7 +47,7 @@ export const LAZY_VENDORS = {
   'file-locks': ['write-file-atomic'],
   // The MCP client (with ajv, its JSON Schema validator): a third of the core, and only a command
   // that starts an MCP server uses it.
-  'mcp-sdk': ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/sse.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],
+  'mcp-sdk': ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/sse.js', '@modelcontextprotocol/sdk/shared/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js'],
   // The bash grammar's runtime, loaded the first time a command line is classified.
   'tree-sitter': ['web-tree-sitter'],
 };

@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioServerTransport } from './stdio-transport.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { PepeConfig } from '../config/schema.js';
@@ -26,18 +26,7 @@ export const START_RETRY_MS = 30_000;
 let sdk: Promise<typeof import('./sdk.js')> | undefined;
 function loadSdk() {
   sdk ??= import('./sdk.js');
-  return sdk.then((m) => ({ Client: m.Client, SSEClientTransport: m.SSEClientTransport, StdioClientTransport: m.StdioClientTransport, inheritedEnv: m.DEFAULT_INHERITED_ENV_VARS, StreamableHTTPClientTransport: m.StreamableHTTPClientTransport }));
-}
-
-/**
- * The SDK spreads its default variables (LOGNAME, USER, SHELL, TERM… read from Pepe's own process)
- * under the environment it is given. Each of those not in `env` is given as undefined, which Node's
- * spawn leaves out, so the server gets exactly `env`.
- */
-export function exactEnv(env: Record<string, string>, inherited: readonly string[]): Record<string, string> {
-  const out: Record<string, string | undefined> = {};
-  for (const name of inherited) out[name] = undefined;
-  return Object.assign(out, env) as Record<string, string>;
+  return sdk.then((m) => ({ Client: m.Client, SSEClientTransport: m.SSEClientTransport, StdioServerTransport: m.StdioServerTransport, StreamableHTTPClientTransport: m.StreamableHTTPClientTransport }));
 }
 
 export type McpState = 'stopped' | 'starting' | 'running' | 'failed';
@@ -115,7 +104,7 @@ export class McpConnection {
   }
 
   get pid(): number | null {
-    return (this.transport as StdioClientTransport | null)?.pid ?? null;
+    return (this.transport as StdioServerTransport | null)?.pid ?? null;
   }
 
   /** The server's tools (listed once per start). */
@@ -184,7 +173,7 @@ export class McpConnection {
     try {
       // A local server is killed outright (its process group under bubblewrap dies with it):
       // a stuck server would otherwise hold the close for seconds.
-      const pid = (transport as StdioClientTransport | null)?.pid ?? null;
+      const pid = (transport as StdioServerTransport | null)?.pid ?? null;
       if (pid) {
         try {
           process.kill(pid, 'SIGKILL');
@@ -274,9 +263,9 @@ export class McpConnection {
     const cmd = confiner.command(policy, argv);
     // The allow-list environment, the server's own variables, and its data folder as HOME (npx's cache goes there).
     const env = { ...allowListEnv(this.deps.env, config), HOME: dataDir, ...resolveRecord(this.server.env, this.deps.env, `${where} env`) };
-    const { StdioClientTransport, inheritedEnv } = await loadSdk();
-    const transport = new StdioClientTransport({ command: cmd.file, args: cmd.args, env: exactEnv(env, inheritedEnv), cwd: dataDir, stderr: 'pipe', maxBufferSize: MAX_MESSAGE_BYTES });
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    const { StdioServerTransport } = await loadSdk();
+    const transport = new StdioServerTransport({ command: cmd.file, args: cmd.args, env, cwd: dataDir, maxBufferSize: MAX_MESSAGE_BYTES });
+    transport.stderr.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
     return this.connect(transport);

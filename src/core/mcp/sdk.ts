@@ -4,5 +4,5 @@
  */
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-export { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+export { StdioServerTransport } from './stdio-transport.js';
 export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

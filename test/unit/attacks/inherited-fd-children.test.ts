@@ -1,12 +1,13 @@
 /**
  * Descriptors Pepe was started with and that are not closed on exec (a `make` jobserver's pipe, a
  * shell's `exec 20>>file`) reach none of its other children either: a workspace's hook, the
- * checkpoints' and tasks' git (through execa), the plugin host (whose own channel is fd 3). Pepe
- * here is a child process given two such descriptors, 20 and 30, on files outside the workspace
- * (Node itself marks some low ones it was started with, such as 3 and 9, closed on exec).
+ * checkpoints' and tasks' git (through execa), the plugin host (whose own channel is fd 3), a
+ * local MCP server. Pepe here is a child process given two such descriptors, 20 and 30, on files
+ * outside the workspace (Node itself marks some low ones it was started with, such as 3 and 9,
+ * closed on exec).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type StdioOptions } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 
 describe('attacks: descriptors Pepe inherited, in its other children (spec 3.5)', function () {
   this.timeout(120_000);
-  recordAttacks('sandbox attacks (inherited descriptors, other children)', 'a descriptor Pepe was started with reaches no hook, git or plugin host it starts');
+  recordAttacks('sandbox attacks (inherited descriptors, other children)', 'a descriptor Pepe was started with reaches no hook, git, plugin host or MCP server it starts');
   let root: string;
 
   before(async function () {
@@ -33,7 +34,7 @@ describe('attacks: descriptors Pepe inherited, in its other children (spec 3.5)'
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('a hook, an execa child and a child with its own fd 3 (kept) see /dev/null where Pepe had the files, and write nothing to them', async () => {
+  it('a hook, an execa child, a child with its own fd 3 (kept) and an MCP server see /dev/null where Pepe had the files, and write nothing to them', async () => {
     const ws = join(root, 'ws');
     const pepeHome = join(root, 'pepe');
     mkdirSync(ws);
@@ -46,10 +47,11 @@ describe('attacks: descriptors Pepe inherited, in its other children (spec 3.5)'
       script,
       [
         `import { readFileSync } from 'node:fs';`,
-        `import { spawn } from 'node:child_process';`,
+        `import { spawn, type StdioOptions } from 'node:child_process';`,
         `import { execa } from ${src('node_modules/execa/index.js')};`,
         `import { HookRunner } from ${src('src/core/runtime/hook-runner.ts')};`,
         `import { execaWithoutInherited, withoutInherited } from ${src('src/core/sandbox/inherited-fds.ts')};`,
+        `import { StdioServerTransport } from ${src('src/core/mcp/stdio-transport.ts')};`,
         `const probe = 'for n in 20 30; do echo "$n $(readlink /proc/self/fd/$n)"; echo pwned > /proc/self/fd/$n; done 2>/dev/null; true';`,
         `const out = {};`,
         // A workspace's hook: confined, its command the workspace's.
@@ -63,12 +65,19 @@ describe('attacks: descriptors Pepe inherited, in its other children (spec 3.5)'
         `let text = ''; c.stdout.on('data', (d) => (text += d));`,
         `await new Promise((r) => c.on('close', r));`,
         `out.channel = text;`,
+        // As a local MCP server is started (its output here on stderr; stdout is the protocol's).
+        `const mcp = new StdioServerTransport({ command: 'sh', args: ['-c', '{ ' + probe + '; } >&2'], env: { PATH: '/usr/bin:/bin' }, cwd: ${JSON.stringify(ws)}, maxBufferSize: 1 << 20 });`,
+        `let mcpText = ''; mcp.stderr.on('data', (d) => (mcpText += d));`,
+        `const mcpClosed = new Promise((r) => (mcp.onclose = r));`,
+        `await mcp.start();`,
+        `await mcpClosed;`,
+        `out.mcp = mcpText;`,
         `process.stdout.write(JSON.stringify(out));`,
       ].join('\n'),
     );
     const fds = outside.map((f) => openSync(f, 'a'));
     try {
-      const stdio = ['ignore', 'pipe', 'pipe', ...Array.from({ length: 17 }, () => 'ignore' as const), fds[1]!, ...Array.from({ length: 9 }, () => 'ignore' as const), fds[0]!];
+      const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', ...Array.from({ length: 17 }, () => 'ignore' as const), fds[1]!, ...Array.from({ length: 9 }, () => 'ignore' as const), fds[0]!];
       const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio });
       let stdout = '';
       let stderr = '';
@@ -76,9 +85,10 @@ describe('attacks: descriptors Pepe inherited, in its other children (spec 3.5)'
       child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
       const code = await new Promise<number | null>((done) => child.on('close', done));
       assert.equal(code, 0, stderr);
-      const out = JSON.parse(stdout) as { hook: string; execa: string; channel: string };
+      const out = JSON.parse(stdout) as { hook: string; execa: string; channel: string; mcp: string };
       assert.match(out.hook, /^20 \/dev\/null\n30 \/dev\/null\n$/, `the hook's descriptors: ${out.hook}`);
       assert.match(out.execa, /^20 \/dev\/null\n30 \/dev\/null$/, `execa's child's descriptors: ${out.execa}`);
+      assert.match(out.mcp, /^20 \/dev\/null\n30 \/dev\/null\n$/, `a local MCP server's descriptors: ${out.mcp}`);
       assert.match(out.channel, /^20 \/dev\/null\n30 \/dev\/null\n(pipe|socket):\[\d+\]\n$/, `the plugin host's descriptors: ${out.channel}`);
     } finally {
       for (const fd of fds) closeSync(fd);
