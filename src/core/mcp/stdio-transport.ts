@@ -27,6 +27,7 @@ export class StdioServerTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
+  private started = false;
   private readonly buffer: ReadBuffer;
   /** The server's stderr, there before `start` so nothing early is lost. */
   readonly stderr = new PassThrough();
@@ -40,7 +41,8 @@ export class StdioServerTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.child) throw new Error('this MCP server was already started');
+    if (this.started) throw new Error('this MCP server was already started');
+    this.started = true;
     return new Promise((resolve, reject) => {
       const child = spawn(this.server.command, this.server.args, {
         env: this.server.env,
@@ -59,42 +61,47 @@ export class StdioServerTransport implements Transport {
         this.child = undefined;
         this.onclose?.();
       });
-      child.stdin!.on('error', (error) => this.onerror?.(error));
-      child.stdout!.on('error', (error) => this.onerror?.(error));
-      child.stdout!.on('data', (chunk: Buffer) => {
+      // Absent when the spawn failed at once (too many open files): 'error' says why.
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
         try {
           this.buffer.append(chunk);
         } catch (error) {
+          // A flood: nothing more is read while the server is stopped.
+          child.stdout?.destroy();
           this.onerror?.(error as Error);
           void this.close();
           return;
         }
         this.readMessages();
       });
-      child.stderr!.pipe(this.stderr);
+      child.stderr?.on('error', () => undefined);
+      child.stderr?.pipe(this.stderr);
     });
   }
 
   private readMessages(): void {
     for (;;) {
-      let message: JSONRPCMessage | null;
+      // A line that is not JSON-RPC, or a handler that throws, is an error for the client, never
+      // an exception out of the pipe's listener (readMessage takes the line off first).
       try {
-        message = this.buffer.readMessage();
+        const message = this.buffer.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
       } catch (error) {
         this.onerror?.(error as Error);
-        continue;
       }
-      if (message === null) return;
-      this.onmessage?.(message);
     }
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin) return Promise.reject(new Error('Not connected'));
-    return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
+    // Settled by the write's own callback: a server that exits with the write pending never
+    // sends 'drain', and waiting for it would hang the client.
+    return new Promise((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });
   }
 

@@ -26,8 +26,6 @@ export function withoutInherited<T extends Fd>(stdio: [T, T, T, ...T[]]): [T, T,
 
 let leakedFds: number[] | undefined;
 let devNull: number | undefined;
-/** Beyond this, a descriptor is not mapped (a child's descriptor table is sized by the highest one). */
-const MAX_MAPPED_FD = 4096;
 /** O_CLOEXEC as /proc/self/fdinfo writes the flags (octal). */
 const O_CLOEXEC = 0o2000000;
 
@@ -44,7 +42,9 @@ function inherited(): number[] {
   const buf = Buffer.alloc(256);
   for (const name of names) {
     const fd = Number(name);
-    if (!Number.isInteger(fd) || fd < 3 || fd > MAX_MAPPED_FD) continue;
+    // Every one, however high: a child's table is then sized by the highest, which only a parent
+    // that moved a descriptor up on purpose makes large.
+    if (!Number.isInteger(fd) || fd < 3) continue;
     let info: number | undefined;
     try {
       info = openSync(`/proc/self/fdinfo/${fd}`, 'r');
