@@ -1,4 +1,5 @@
-import { lstat, mkdir, open, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { type Stats } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import { constants, readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -141,8 +142,12 @@ const aside = (path: string, kind: 'new' | 'old') => `${path}.${kind}-${process.
  * is none (looked at first also because a rename replaces an empty folder, which is what a lock of
  * an earlier Pepe is), and removed at once when another was quicker.
  */
-async function tryTake(path: string, owner: Owner): Promise<boolean> {
-  if (await lstat(path).catch(() => undefined)) return false;
+async function tryTake(path: string, owner: Owner, seen?: (s: Stats) => void): Promise<boolean> {
+  const there = await lstat(path).catch(() => undefined);
+  if (there) {
+    seen?.(there);
+    return false;
+  }
   const temp = aside(path, 'new');
   try {
     await mkdir(temp);
@@ -172,8 +177,18 @@ async function removeIf(path: string, expect: (moved: Seen) => boolean): Promise
     await rename(grave, path).catch(() => undefined);
     return false;
   }
-  await rm(grave, { recursive: true, force: true });
+  await removeFolder(grave);
   return true;
+}
+
+/** A lock folder holds its record only: two calls; anything else planted in it, the long way. */
+async function removeFolder(path: string): Promise<void> {
+  try {
+    await unlink(join(path, 'owner'));
+    await rmdir(path);
+  } catch {
+    await rm(path, { recursive: true, force: true });
+  }
 }
 
 const sameAs = (seen: Seen) => (moved: Seen) => moved.ino === seen.ino && moved.owner?.id === seen.owner?.id;
@@ -237,12 +252,27 @@ function retryPlan(r: FileLockOptions['retries']) {
 export async function acquireFileLock(lockPath: string, options: FileLockOptions): Promise<HeldFileLock> {
   const owner = newOwner();
   const plan = retryPlan(options.retries);
+  let takenAt = Date.now();
+  // The lock last seen, and its holder's record: read once per lock, not on every try (a waiter
+  // among many tries often).
+  const last: { seen?: Stats } = {};
+  let seenIno = -1;
+  let holder: Owner | undefined;
+  const look = (s: Stats) => (last.seen = s);
   for (let attempt = 0; ; attempt++) {
-    if (await tryTake(lockPath, owner)) break;
+    takenAt = Date.now();
+    last.seen = undefined;
+    if (await tryTake(lockPath, owner, look)) break;
+    const seen = last.seen as Stats | undefined;
+    if (seen && seen.ino !== seenIno) {
+      seenIno = seen.ino;
+      holder = await readOwner(lockPath);
+    }
     // Most waits end with the holder's release; the remover's lock is taken only for a lock that
-    // looks stale from outside.
-    if (await staleNow(lockPath, options.stale)) {
+    // looks stale from outside (and is looked at again under it).
+    if (seen && (seen.mtimeMs < Date.now() - options.stale || ownerIsGone(holder))) {
       await removeIfStale(lockPath, options.stale);
+      takenAt = Date.now();
       if (await tryTake(lockPath, owner)) break;
     }
     if (attempt >= plan.retries) throw new FileLockBusyError(lockPath);
@@ -250,10 +280,10 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
     if (plan.randomize) wait *= 1 + Math.random();
     await sleep(Math.min(wait, plan.max));
   }
-  return holding(lockPath, owner, options);
+  return holding(lockPath, owner, options, takenAt);
 }
 
-function holding(lockPath: string, owner: Owner, options: FileLockOptions): HeldFileLock {
+function holding(lockPath: string, owner: Owner, options: FileLockOptions, takenAt: number): HeldFileLock {
   let held = true;
   let released = false;
   const every = options.update ?? Math.min(5000, options.stale / 2);
@@ -283,11 +313,19 @@ function holding(lockPath: string, owner: Owner, options: FileLockOptions): Held
       if (released) return;
       released = true;
       clearInterval(timer);
-      // Under the remover's lock, so a remover that found this lock stale (this holder having
-      // stalled past `stale`) and a new holder never see it change under them.
-      const remover = await takeRemoverLock(lockPath, options.stale, true);
+      // Taken less than `stale` / 2 ago (its mtime, never older than `takenAt`, has been fresh all
+      // along): no remover can ever have found it stale, so it is this holder's until it is moved,
+      // and it is moved at once. Else under the remover's lock, so a remover that found it stale
+      // (this holder having stalled) and a new holder never see it change under them.
+      const fresh = held && Date.now() - takenAt < options.stale / 2;
+      const remover = fresh ? undefined : await takeRemoverLock(lockPath, options.stale, true);
       try {
-        await removeIf(lockPath, (moved) => moved.owner?.id === owner.id);
+        if (fresh) {
+          const grave = aside(lockPath, 'old');
+          if (await rename(lockPath, grave).then(() => true, () => false)) await removeFolder(grave);
+        } else {
+          await removeIf(lockPath, (moved) => moved.owner?.id === owner.id);
+        }
         await sweep(lockPath, options.stale);
       } finally {
         if (remover) await releaseRemoverLock(lockPath, remover);

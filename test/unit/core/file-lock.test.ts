@@ -139,14 +139,18 @@ describe('a lock between processes (core/file-lock)', function () {
 
   it('a holder that stalled past `stale` releases while a remover is taking its lock away: one holder at a time, nothing left', async () => {
     const lock = join(dir, 'lk');
-    const stalled = await acquireFileLock(lock, { stale: 20_000, update: 1e9, retries: 0 });
+    // It has held the lock for more than half its `stale` when it releases (the remover's lock, held
+    // by the stopped remover, is not stale to it within the test's window); the others find it
+    // stale by its mtime, set an hour back (a holder that stalled, not touching it).
+    const stalled = await acquireFileLock(lock, { stale: 3000, update: 1e9, retries: 0 });
     const old = new Date(Date.now() - 3600_000);
     utimesSync(lock, old, old);
+    await sleep(1600);
     const r = worker({ LOCK: lock, DIR: dir, IMPL: 'pepe', PAUSE_REMOVE: '1', HOLD_MS: '30', STALE_MS: '20000' });
     assert.ok(await until(() => existsSync(join(dir, 'paused')), 30_000), 'the remover reached the removal');
     const releasing = stalled.release();
     const w = worker({ LOCK: lock, DIR: dir, IMPL: 'pepe', HOLD_MS: '300', STALE_MS: '20000' });
-    const wInsideFirst = await until(() => existsSync(join(dir, 'inside')), 2000);
+    const wInsideFirst = await until(() => existsSync(join(dir, 'inside')), 1500);
     writeFileSync(join(dir, 'go'), '');
     const runs = await Promise.all([r, w]);
     await releasing;
