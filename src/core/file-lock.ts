@@ -1,6 +1,22 @@
-import { type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, rmdir, unlink, utimes, writeFile } from 'node:fs/promises';
-import { constants, readFileSync, readlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { randomHex } from './random-id.js';
@@ -19,6 +35,9 @@ import { randomHex } from './random-id.js';
  *   being made where there is none, so what was judged is what is removed. Removing a lock found
  *   stale without that let two waiters each remove one and both think they held it (the library
  *   this replaced did so, and a write to config.json was lost).
+ * - The lock's own steps are a few local system calls each, made synchronously: under load, each
+ *   asynchronous one is a wait to be scheduled again, inside the lock (100 writers at once took
+ *   40 % longer so). Only the waits between tries are asynchronous.
  * - What a process killed mid-way leaves (`NAME.new-PID-…`, `NAME.old-PID-…`) is cleared away on a
  *   later release once it is older than `stale`.
  */
@@ -105,20 +124,22 @@ function ownerIsGone(owner: Owner | undefined): boolean {
  * The record in a lock folder. Anyone who can write next to the lock could plant something else
  * there: a link is not followed, a FIFO or device not waited on, and at most 1 KB is read.
  */
-async function readOwner(folder: string): Promise<Owner | undefined> {
-  let handle;
+function readOwner(folder: string): Owner | undefined {
+  let fd: number | undefined;
   try {
-    handle = await open(join(folder, 'owner'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) return undefined;
+    fd = openSync(join(folder, 'owner'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return undefined;
     const buffer = Buffer.alloc(1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
     return parseOwner(buffer.subarray(0, bytesRead).toString('utf8'));
   } catch {
     return undefined;
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== undefined) closeSync(fd);
   }
 }
+
+const lstatOrNone = (path: string): Stats | undefined => lstatSync(path, { throwIfNoEntry: false });
 
 interface Seen {
   ino: number;
@@ -126,10 +147,10 @@ interface Seen {
 }
 
 /** The folder as it is now, if it is stale; undefined when it is absent or alive. */
-async function staleNow(path: string, staleMs: number): Promise<Seen | undefined> {
-  const s = await lstat(path).catch(() => undefined);
+function staleNow(path: string, staleMs: number): Seen | undefined {
+  const s = lstatOrNone(path);
   if (!s) return undefined;
-  const owner = await readOwner(path);
+  const owner = readOwner(path);
   if (s.mtimeMs < Date.now() - staleMs || ownerIsGone(owner)) return { ino: s.ino, owner };
   return undefined;
 }
@@ -142,52 +163,56 @@ const aside = (path: string, kind: 'new' | 'old') => `${path}.${kind}-${process.
  * is none (looked at first also because a rename replaces an empty folder, which is what a lock of
  * an earlier Pepe is), and removed at once when another was quicker.
  */
-async function tryTake(path: string, owner: Owner, seen?: (s: Stats) => void): Promise<boolean> {
-  const there = await lstat(path).catch(() => undefined);
+function tryTake(path: string, owner: Owner, seen?: (s: Stats) => void): boolean {
+  const there = lstatOrNone(path);
   if (there) {
     seen?.(there);
     return false;
   }
   const temp = aside(path, 'new');
   try {
-    await mkdir(temp);
-    await writeFile(join(temp, 'owner'), JSON.stringify(owner));
-    await rename(temp, path);
+    mkdirSync(temp);
+    writeFileSync(join(temp, 'owner'), JSON.stringify(owner));
+    renameSync(temp, path);
     return true;
   } catch (e) {
-    await rm(temp, { recursive: true, force: true });
+    rmSync(temp, { recursive: true, force: true });
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
     // Windows says EPERM or EACCES for a rename onto an existing folder; anything else is real.
-    if ((code === 'EPERM' || code === 'EACCES') && (await lstat(path).catch(() => undefined))) return false;
+    if ((code === 'EPERM' || code === 'EACCES') && lstatOrNone(path)) return false;
     throw e;
   }
 }
 
 /** Moves `path` aside and removes it if it is still what `expect` says; else puts it back. */
-async function removeIf(path: string, expect: (moved: Seen) => boolean): Promise<boolean> {
+function removeIf(path: string, expect: (moved: Seen) => boolean): boolean {
   const grave = aside(path, 'old');
   try {
-    await rename(path, grave);
+    renameSync(path, grave);
   } catch {
     return false;
   }
-  const s = await lstat(grave).catch(() => undefined);
-  if (!s || !expect({ ino: s.ino, owner: await readOwner(grave) })) {
-    await rename(grave, path).catch(() => undefined);
+  const s = lstatOrNone(grave);
+  if (!s || !expect({ ino: s.ino, owner: readOwner(grave) })) {
+    try {
+      renameSync(grave, path);
+    } catch {
+      // another lock is there now: this one's holder finds out by verify()
+    }
     return false;
   }
-  await removeFolder(grave);
+  removeFolder(grave);
   return true;
 }
 
 /** A lock folder holds its record only: two calls; anything else planted in it, the long way. */
-async function removeFolder(path: string): Promise<void> {
+function removeFolder(path: string): void {
   try {
-    await unlink(join(path, 'owner'));
-    await rmdir(path);
+    unlinkSync(join(path, 'owner'));
+    rmdirSync(path);
   } catch {
-    await rm(path, { recursive: true, force: true });
+    rmSync(path, { recursive: true, force: true });
   }
 }
 
@@ -202,10 +227,10 @@ async function takeRemoverLock(lockPath: string, staleMs: number, wait: boolean)
   const owner = newOwner();
   const giveUp = Date.now() + Math.max(staleMs, 1000) + 1000;
   for (;;) {
-    if (await tryTake(gc, owner)) return owner;
-    const seen = await staleNow(gc, Math.max(staleMs, 1000));
+    if (tryTake(gc, owner)) return owner;
+    const seen = staleNow(gc, Math.max(staleMs, 1000));
     if (seen) {
-      await removeIf(gc, sameAs(seen));
+      removeIf(gc, sameAs(seen));
       continue;
     }
     if (!wait || Date.now() > giveUp) return undefined;
@@ -213,21 +238,26 @@ async function takeRemoverLock(lockPath: string, staleMs: number, wait: boolean)
   }
 }
 
-async function releaseRemoverLock(lockPath: string, owner: Owner): Promise<void> {
-  await removeIf(`${lockPath}.gc`, (moved) => moved.owner?.id === owner.id);
+function releaseRemoverLock(lockPath: string, owner: Owner): void {
+  removeIf(`${lockPath}.gc`, (moved) => moved.owner?.id === owner.id);
 }
 
 /** Clears away what processes killed mid-way left next to the lock, once older than `stale`. */
-async function sweep(lockPath: string, staleMs: number): Promise<void> {
+function sweep(lockPath: string, staleMs: number): void {
   const dir = dirname(lockPath);
   const prefix = `${basename(lockPath)}.`;
   const leftover = /^(?:gc\.)?(?:new|old)-\d+-[0-9a-f]+$/;
-  const names = await readdir(dir).catch(() => [] as string[]);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
   for (const name of names) {
     if (!name.startsWith(prefix) || !leftover.test(name.slice(prefix.length))) continue;
     const path = join(dir, name);
-    const s = await lstat(path).catch(() => undefined);
-    if (s && s.mtimeMs < Date.now() - staleMs) await rm(path, { recursive: true, force: true });
+    const s = lstatOrNone(path);
+    if (s && s.mtimeMs < Date.now() - staleMs) rmSync(path, { recursive: true, force: true });
   }
 }
 
@@ -236,10 +266,10 @@ async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
   const remover = await takeRemoverLock(lockPath, staleMs, false);
   if (!remover) return;
   try {
-    const seen = await staleNow(lockPath, staleMs);
-    if (seen) await removeIf(lockPath, sameAs(seen));
+    const seen = staleNow(lockPath, staleMs);
+    if (seen) removeIf(lockPath, sameAs(seen));
   } finally {
-    await releaseRemoverLock(lockPath, remover);
+    releaseRemoverLock(lockPath, remover);
   }
 }
 
@@ -262,18 +292,18 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
   for (let attempt = 0; ; attempt++) {
     takenAt = Date.now();
     last.seen = undefined;
-    if (await tryTake(lockPath, owner, look)) break;
+    if (tryTake(lockPath, owner, look)) break;
     const seen = last.seen as Stats | undefined;
     if (seen && seen.ino !== seenIno) {
       seenIno = seen.ino;
-      holder = await readOwner(lockPath);
+      holder = readOwner(lockPath);
     }
     // Most waits end with the holder's release; the remover's lock is taken only for a lock that
     // looks stale from outside (and is looked at again under it).
     if (seen && (seen.mtimeMs < Date.now() - options.stale || ownerIsGone(holder))) {
       await removeIfStale(lockPath, options.stale);
       takenAt = Date.now();
-      if (await tryTake(lockPath, owner)) break;
+      if (tryTake(lockPath, owner)) break;
     }
     if (attempt >= plan.retries) throw new FileLockBusyError(lockPath);
     let wait = Math.min(plan.max, plan.min * plan.factor ** attempt);
@@ -287,17 +317,19 @@ function holding(lockPath: string, owner: Owner, options: FileLockOptions, taken
   let held = true;
   let released = false;
   const every = options.update ?? Math.min(5000, options.stale / 2);
-  const stillOurs = async () => (await readOwner(lockPath))?.id === owner.id;
+  const stillOurs = () => readOwner(lockPath)?.id === owner.id;
   const timer = setInterval(() => {
-    void (async () => {
-      if (!(await stillOurs())) {
-        held = false;
-        clearInterval(timer);
-        return;
-      }
+    if (!stillOurs()) {
+      held = false;
+      clearInterval(timer);
+      return;
+    }
+    try {
       const now = new Date();
-      await utimes(lockPath, now, now).catch(() => undefined);
-    })();
+      utimesSync(lockPath, now, now);
+    } catch {
+      // gone meanwhile: the next look says so
+    }
   }, every);
   timer.unref();
   return {
@@ -306,7 +338,7 @@ function holding(lockPath: string, owner: Owner, options: FileLockOptions, taken
     },
     async verify() {
       if (released || !held) return false;
-      held = await stillOurs();
+      held = stillOurs();
       return held;
     },
     async release() {
@@ -322,13 +354,18 @@ function holding(lockPath: string, owner: Owner, options: FileLockOptions, taken
       try {
         if (fresh) {
           const grave = aside(lockPath, 'old');
-          if (await rename(lockPath, grave).then(() => true, () => false)) await removeFolder(grave);
+          try {
+            renameSync(lockPath, grave);
+            removeFolder(grave);
+          } catch {
+            // already gone
+          }
         } else {
-          await removeIf(lockPath, (moved) => moved.owner?.id === owner.id);
+          removeIf(lockPath, (moved) => moved.owner?.id === owner.id);
         }
-        await sweep(lockPath, options.stale);
+        sweep(lockPath, options.stale);
       } finally {
-        if (remover) await releaseRemoverLock(lockPath, remover);
+        if (remover) releaseRemoverLock(lockPath, remover);
       }
     },
   };

@@ -34,6 +34,11 @@ if (env.PAUSE_REMOVE) {
     once(path);
     return (rmdir as (...a: unknown[]) => void)(path, ...rest);
   }) as typeof fs.rmdir;
+  const renameSync = fs.renameSync;
+  fs.renameSync = (from: fs.PathLike, to: fs.PathLike) => {
+    once(from);
+    renameSync(from, to);
+  };
   const rename = fs.promises.rename;
   fs.promises.rename = async (from, to) => {
     once(from);
