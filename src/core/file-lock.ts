@@ -19,7 +19,9 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { lazySchema } from './lazy-schema.js';
 import { randomHex } from './random-id.js';
+import * as z from './zod.js';
 
 /**
  * A lock between processes on one file (config.json, an approval, the trust store, a workspace's
@@ -65,13 +67,9 @@ export interface HeldFileLock {
   release(): Promise<void>;
 }
 
-interface Owner {
-  id: string;
-  pid: number;
-  host: string;
-  boot: string;
-  pidns: string;
-}
+/** The holder's record in a lock folder: read from disk, so anything; checked by this schema. */
+const Owner = lazySchema(() => z.object({ id: z.string(), pid: z.number(), host: z.string(), boot: z.string(), pidns: z.string() }));
+type Owner = z.infer<typeof Owner>;
 
 let machine: { host: string; boot: string; pidns: string } | undefined;
 /** What tells this machine (and pid namespace) from another sharing the folder. */
@@ -97,15 +95,14 @@ function newOwner(): Owner {
   return { id: randomHex(12), pid: process.pid, ...thisMachine() };
 }
 
-const isText = (v: unknown): v is string => typeof v === 'string';
+/** Unreadable or not a record: undefined, and the lock is judged by its age alone. */
 function parseOwner(text: string): Owner | undefined {
   try {
-    const v = JSON.parse(text) as Partial<Owner>;
-    if (isText(v.id) && typeof v.pid === 'number' && isText(v.host) && isText(v.boot) && isText(v.pidns)) return v as Owner;
+    const r = Owner.safeParse(JSON.parse(text));
+    return r.success ? r.data : undefined;
   } catch {
-    // unreadable: judged by its age alone
+    return undefined;
   }
-  return undefined;
 }
 
 /** True only when the holder is certainly gone: this boot of this machine, this pid namespace, no such process. */
@@ -146,29 +143,29 @@ interface Seen {
   owner?: Owner;
 }
 
+/** The one rule: not touched for `stale`, or its holder certainly gone. */
+const isStale = (s: Stats, owner: Owner | undefined, staleMs: number) => s.mtimeMs < Date.now() - staleMs || ownerIsGone(owner);
+
 /** The folder as it is now, if it is stale; undefined when it is absent or alive. */
 function staleNow(path: string, staleMs: number): Seen | undefined {
   const s = lstatOrNone(path);
   if (!s) return undefined;
   const owner = readOwner(path);
-  if (s.mtimeMs < Date.now() - staleMs || ownerIsGone(owner)) return { ino: s.ino, owner };
-  return undefined;
+  return isStale(s, owner, staleMs) ? { ino: s.ino, owner } : undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const aside = (path: string, kind: 'new' | 'old') => `${path}.${kind}-${process.pid}-${randomHex(6)}`;
 
 /**
- * One try at the folder `path` for `owner`: true when taken. The folder is made only when there
- * is none (looked at first also because a rename replaces an empty folder, which is what a lock of
- * an earlier Pepe is), and removed at once when another was quicker.
+ * One try at the folder `path` for `owner`: true when taken, else the lock found there (or false
+ * when another was quicker between the look and the rename). The folder is made only when there is
+ * none (looked at first also because a rename replaces an empty folder, which is what a lock of an
+ * earlier Pepe is), and removed at once when another was quicker.
  */
-function tryTake(path: string, owner: Owner, seen?: (s: Stats) => void): boolean {
+function tryTake(path: string, owner: Owner): true | false | Stats {
   const there = lstatOrNone(path);
-  if (there) {
-    seen?.(there);
-    return false;
-  }
+  if (there) return there;
   const temp = aside(path, 'new');
   try {
     mkdirSync(temp);
@@ -227,7 +224,7 @@ async function takeRemoverLock(lockPath: string, staleMs: number, wait: boolean)
   const owner = newOwner();
   const giveUp = Date.now() + Math.max(staleMs, 1000) + 1000;
   for (;;) {
-    if (tryTake(gc, owner)) return owner;
+    if (tryTake(gc, owner) === true) return owner;
     const seen = staleNow(gc, Math.max(staleMs, 1000));
     if (seen) {
       removeIf(gc, sameAs(seen));
@@ -283,27 +280,24 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
   const owner = newOwner();
   const plan = retryPlan(options.retries);
   let takenAt = Date.now();
-  // The lock last seen, and its holder's record: read once per lock, not on every try (a waiter
-  // among many tries often).
-  const last: { seen?: Stats } = {};
+  // The holder's record, read once per lock seen (by inode), not on every try: a waiter among
+  // many tries often.
   let seenIno = -1;
   let holder: Owner | undefined;
-  const look = (s: Stats) => (last.seen = s);
   for (let attempt = 0; ; attempt++) {
     takenAt = Date.now();
-    last.seen = undefined;
-    if (tryTake(lockPath, owner, look)) break;
-    const seen = last.seen as Stats | undefined;
+    const seen = tryTake(lockPath, owner);
+    if (seen === true) break;
     if (seen && seen.ino !== seenIno) {
       seenIno = seen.ino;
       holder = readOwner(lockPath);
     }
     // Most waits end with the holder's release; the remover's lock is taken only for a lock that
     // looks stale from outside (and is looked at again under it).
-    if (seen && (seen.mtimeMs < Date.now() - options.stale || ownerIsGone(holder))) {
+    if (seen && isStale(seen, holder, options.stale)) {
       await removeIfStale(lockPath, options.stale);
       takenAt = Date.now();
-      if (tryTake(lockPath, owner)) break;
+      if (tryTake(lockPath, owner) === true) break;
     }
     if (attempt >= plan.retries) throw new FileLockBusyError(lockPath);
     let wait = Math.min(plan.max, plan.min * plan.factor ** attempt);

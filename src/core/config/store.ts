@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type * as z from '../zod.js';
 import { ConfigError } from '../errors.js';
-import { acquireFileLock } from '../file-lock.js';
+import { withFileLock } from '../file-lock.js';
 import { PepeConfig } from './schema.js';
 import { describeIssue, describeParseError } from './problems.js';
 import { setAsideBroken, type SectionProblem } from './sections.js';
@@ -71,12 +71,8 @@ export class ConfigStore {
    */
   async update<T>(mutate: ConfigMutator<T>): Promise<T> {
     await mkdir(dirname(this.file), { recursive: true });
-    const lock = await acquireFileLock(`${this.file}.lock`, {
-      stale: 5000,
-      update: 1000,
-      retries: { retries: 400, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-    });
-    try {
+    const options = { stale: 5000, update: 1000, retries: { retries: 400, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true } };
+    return withFileLock(`${this.file}.lock`, options, async (lock) => {
       const current = await this.read();
       if (current.setAside.length) throw this.invalid(basename(this.file), PepeConfig.safeParse(current.raw).error!);
       const draft = structuredClone(current.raw);
@@ -87,9 +83,7 @@ export class ConfigStore {
       if (!(await lock.verify())) throw new ConfigError(`${this.file}: the change took too long and another writer may have changed the file since; nothing was written. Try again.`, this.file);
       await writeFileAtomic(this.file, JSON.stringify(draft, null, 2) + '\n', { fsync: true });
       return result;
-    } finally {
-      await lock.release().catch(() => undefined);
-    }
+    });
   }
 
   private invalid(name: string, error: z.core.$ZodError, lead = ''): ConfigError {

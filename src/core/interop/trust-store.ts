@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import * as z from '../zod.js';
 import { lazySchema } from '../lazy-schema.js';
-import { acquireFileLock } from '../file-lock.js';
+import { withFileLock } from '../file-lock.js';
 
 /**
  * What the person accepted from a workspace (issue 24): per workspace real path, per item
@@ -70,19 +70,14 @@ export class TrustStore {
 
   private async update<T>(mutate: (doc: TrustFile) => T): Promise<T> {
     await mkdir(dirname(this.file), { recursive: true });
-    const lock = await acquireFileLock(`${this.file}.lock`, {
-      stale: 5000,
-      retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-    });
-    try {
+    const options = { stale: 5000, retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true } };
+    return withFileLock(`${this.file}.lock`, options, async (lock) => {
       const doc = await this.read();
       const result = mutate(doc);
       // Stalled past `stale` (a suspended laptop): writing now could undo a change made since.
       if (!(await lock.verify())) throw new Error(`${this.file} was being changed elsewhere meanwhile; nothing was written. Try again.`);
       await writeFileAtomic(this.file, JSON.stringify(doc, null, 2) + '\n', { fsync: true, mode: 0o600 });
       return result;
-    } finally {
-      await lock.release().catch(() => undefined);
-    }
+    });
   }
 }

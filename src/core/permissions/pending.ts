@@ -10,7 +10,7 @@ import { RISK_KINDS, type RiskHint } from './risk-kinds.js';
 import { compareCodeUnits } from '../code-unit-order.js';
 import { lazySchema } from '../lazy-schema.js';
 import { randomHex } from '../random-id.js';
-import { acquireFileLock } from '../file-lock.js';
+import { withFileLock } from '../file-lock.js';
 
 /**
  * "No human, no surprises" (spec 5.4): a gated call refused because nobody could be asked is
@@ -298,21 +298,15 @@ export class PendingApprovals {
   /** Re-reads, changes and writes one approval under its lock. */
   private async change(id: string, mutate: (record: StoredApproval) => StoredApproval): Promise<StoredApproval> {
     const file = this.file(id);
-    const lock = await acquireFileLock(`${file}.lock`, {
-      stale: 5000,
-      update: 1000,
-      retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-    });
-    try {
+    const options = { stale: 5000, update: 1000, retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true } };
+    return withFileLock(`${file}.lock`, options, async (lock) => {
       const current = await this.readRecord(id);
       const next = mutate(current);
       // Stalled past `stale` (a suspended laptop): another may have decided this approval since.
       if (next !== current && !(await lock.verify())) throw new UsageError(`approval ${id} was being changed elsewhere meanwhile; nothing was written. Try again.`);
       if (next !== current) await this.write(next);
       return next;
-    } finally {
-      await lock.release().catch(() => undefined);
-    }
+    });
   }
 }
 
