@@ -1,5 +1,6 @@
 import { closeSync, lstatSync, openSync, readSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { FolderListings, type FolderEntry } from './folder-listings.js';
 import { within } from './paths.js';
 
 /**
@@ -40,7 +41,10 @@ const REPO_CONTROL = ['config', 'config.worktree', 'commondir', 'gitdir', 'info'
 /** Read in a linked worktree's folder under `worktrees/`. */
 const WORKTREE_CONTROL = ['gitdir', 'commondir', 'config.worktree'];
 
-export function scanGitControl(roots: string[], limits: { maxFolders?: number; maxDepth?: number } = {}): GitControlScan {
+/** The folders read by this process's scans, each read again only when it changed (folder-listings.ts). */
+const sharedListings = new FolderListings();
+
+export function scanGitControl(roots: string[], limits: { maxFolders?: number; maxDepth?: number } = {}, listings: FolderListings = sharedListings): GitControlScan {
   const maxFolders = limits.maxFolders ?? MAX_FOLDERS;
   const maxDepth = limits.maxDepth ?? MAX_DEPTH;
   const scan: GitControlScan = { roots: roots.map(realOr), repos: [], control: [], missingHooks: [], sockets: [], fingerprint: new Map(), cutOff: null };
@@ -103,7 +107,7 @@ export function scanGitControl(roots: string[], limits: { maxFolders?: number; m
         scan.cutOff ??= `more than ${maxFolders} folders`;
         break;
       }
-      const entries = readdir(dir);
+      const entries = listings.list(dir);
       if (isBareRepo(entries)) {
         addRepo(dir, null);
         continue;
@@ -111,18 +115,18 @@ export function scanGitControl(roots: string[], limits: { maxFolders?: number; m
       for (const e of entries) {
         const p = join(dir, e.name);
         if (e.name === '.git') {
-          if (e.isDirectory()) addRepo(p, dir);
-          else if (e.isFile()) {
+          if (e.kind === 'folder') addRepo(p, dir);
+          else if (e.kind === 'file') {
             // A `.git` file (a worktree's or submodule's) says where its git folder is.
             watch(p, true);
             const target = /^gitdir:\s*(.+?)\s*$/m.exec(readText(p))?.[1];
             if (target) addRepo(resolve(dir, target), dir);
-          } else if (e.isSymbolicLink()) {
+          } else if (e.kind === 'link') {
             watch(p, true);
             addRepo(p, dir);
           }
-        } else if (e.isSocket()) scan.sockets.push(p);
-        else if (e.isDirectory()) {
+        } else if (e.kind === 'socket') scan.sockets.push(p);
+        else if (e.kind === 'folder') {
           if (depth + 1 > maxDepth) scan.cutOff ??= `folders deeper than ${maxDepth} levels`;
           else queue.push({ dir: p, depth: depth + 1 });
         }
@@ -159,8 +163,8 @@ function workTreeOf(gitDir: string): string {
   return gitDir.endsWith('/.git') ? dirname(gitDir) : gitDir;
 }
 
-function isBareRepo(entries: Dirent[]): boolean {
-  const has = (name: string, dir: boolean) => entries.some((e) => e.name === name && (dir ? e.isDirectory() : e.isFile()));
+function isBareRepo(entries: readonly FolderEntry[]): boolean {
+  const has = (name: string, dir: boolean) => entries.some((e) => e.name === name && e.kind === (dir ? 'folder' : 'file'));
   return has('HEAD', false) && has('objects', true) && has('refs', true);
 }
 

@@ -23,6 +23,7 @@ import { BuiltinSandbox } from '../../../src/core/slots/builtin/sandbox.js';
 import { figure, type Figure, type SuiteContext } from '../figure.js';
 import { interleave, pairedDiff } from '../stats.js';
 import { confinementColdFigures, FLOOR_ARGS } from './confinement-cold.js';
+import { gitScanFigures } from './git-scan.js';
 
 const PAUSE_MS = 100;
 
@@ -31,7 +32,7 @@ export async function confinementSuite(ctx: SuiteContext): Promise<Figure[]> {
   const backend = status.confined ? status.backend : 'none';
   if (!status.confined) {
     const note = `not measured: ${status.reason}`;
-    return [figure('confinement', 'confinement.added', 'added by confinement per command', 'ms', null, { below: 10, note })];
+    return [figure('confinement', 'confinement.added', 'added by confinement per command', 'ms', null, { below: 10, note }), ...(await gitScanFigures(ctx))];
   }
   const workspace = join(ctx.tmp, 'confinement', 'ws');
   const pepeHome = join(ctx.tmp, 'confinement', 'pepe');
@@ -92,5 +93,6 @@ export async function confinementSuite(ctx: SuiteContext): Promise<Figure[]> {
     figure('confinement', 'confinement.warm_added', 'warm, shell ready: above bubblewrap’s floor (paired)', 'ms', pairedDiff(s.ready, s.floor), { below: 15, targetText: '≤ 15 ms' }),
     figure('confinement', 'confinement.back_to_back_added', 'warm, back to back: above bubblewrap’s floor (paired)', 'ms', pairedDiff(s.backToBack, s.floor), { below: 15, targetText: '≤ 15 ms' }),
     ...(await confinementColdFigures(ctx)),
+    ...(await gitScanFigures(ctx)),
   ];
 }

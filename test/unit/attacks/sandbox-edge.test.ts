@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectConfinement } from '../../../src/core/sandbox/index.js';
 import { git } from './git-attack-helpers.js';
@@ -143,6 +143,29 @@ describe('attacks past the sandbox’s edge (spec 8, 8.1)', function () {
     const [plain] = await attack('confined', ['echo hello > notes.txt; git status --short > /dev/null; true'], { viaTool: true });
     assert.doesNotMatch(plain!.output, /\[pepe:/);
     assert.deepEqual(plain!.taints, []);
+  });
+
+  // The scan remembers folders' listings between commands (issue 27). Against a version that keyed
+  // them on the folder's modification time, the repository planted in `src/deep/er` (its time set
+  // back afterwards) went unsaid (test/unit/sandbox/folder-listings.test.ts shows it in process).
+  it('a repository planted in a folder the previous command’s scan remembered is still reported, whatever times the command sets back', async () => {
+    for (const d of ['src/deep/er', 'other/sub', 'gone']) mkdirSync(join(workspace, d), { recursive: true });
+    utimesSync(join(workspace, 'src', 'deep', 'er'), new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+    // Folders changed in the last second are never remembered: let them settle, as a real workspace has.
+    await new Promise((done) => setTimeout(done, 1200));
+    const plant = [
+      `mkdir src/deep/er/.git && printf '[core]\\n\\tfsmonitor = touch /tmp/pwned\\n' > src/deep/er/.git/config && touch -m -d '2020-01-01 00:00:00 UTC' src/deep/er`,
+      'mkdir -p build/r/.git && mv build/r other/sub/r',
+      'rm -rf gone && mkdir -p gone/.git',
+      'echo planted',
+    ].join(' && ');
+    const [first, second] = await attack('confined', ['echo ordinary > notes.txt', plant], { viaTool: true });
+    assert.deepEqual(first!.taints, [], 'the first command, ordinary, says nothing');
+    assert.match(second!.output, /planted/);
+    for (const at of [join(workspace, 'src', 'deep', 'er'), join(workspace, 'other', 'sub', 'r'), join(workspace, 'gone')]) {
+      assert.ok(second!.output.includes(`this command created a git repository at ${at};`), `${at} unsaid:\n${second!.output}`);
+    }
+    assert.equal(statSync(join(workspace, 'src', 'deep', 'er')).mtimeMs, Date.parse('2020-01-01T00:00:00Z'), 'the folder’s time was set back');
   });
 
   // failed against bfd1589: each of these was readable (the hide-list did not name them).
