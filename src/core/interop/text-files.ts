@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, lstatSync, statSync } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -47,6 +47,7 @@ export interface TextFile {
  * file that cannot be read: it is simply not there.
  */
 export async function readTextFile(path: string, root: string, maxChars: number, rootReal: (root: string) => Promise<string> = realpath): Promise<TextFile | null> {
+  if (!present(path)) return null;
   let real: string;
   let realRoot: string;
   try {
@@ -86,11 +87,26 @@ export async function readTextFile(path: string, root: string, maxChars: number,
 
 /** Whether `path` is a folder whose real location is inside `root`. */
 export async function isFolderWithin(path: string, root: string): Promise<boolean> {
+  if (!present(path)) return false;
   try {
     const [real, realRoot] = await Promise.all([realpath(path), realpath(root)]);
     return within(realRoot, real) && (await stat(real)).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/**
+ * False when nothing is at `path`, true otherwise (and when in doubt). Most of the places a turn
+ * looks in hold nothing (CLAUDE.md, .github/skills, …): asked so, a missing one costs neither a
+ * wait on the thread pool nor an error object (each about 0.05 ms here; a turn looks in dozens of
+ * places), and only what is there is followed and read asynchronously (issue 27).
+ */
+function present(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
   }
 }
 
@@ -132,10 +148,18 @@ export async function projectRoot(workspace: string): Promise<string> {
   const start = resolve(workspace);
   const folders = [start];
   for (let dir = start; dirname(dir) !== dir; ) folders.push((dir = dirname(dir)));
-  // Every folder is asked at once and the nearest answer wins: one wait on the file system for a
-  // turn's start instead of one per folder above the workspace (issue 27).
-  const found = await Promise.all(folders.map((dir) => stat(join(dir, '.git')).then(() => true, () => false)));
-  return folders[found.indexOf(true)] ?? start;
+  // Asked synchronously, nearest first: one stat each, mostly of nothing, which asked through the
+  // thread pool cost a wait and an error object apiece (issue 27).
+  return folders.find((dir) => isThere(join(dir, '.git'))) ?? start;
+}
+
+/** Whether `path` exists, links followed (a link to nothing is nothing). */
+function isThere(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** `path` relative to `root` with forward slashes (what people and the config name files by). */

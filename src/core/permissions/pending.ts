@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -269,6 +270,9 @@ export class PendingApprovals {
   }
 
   private async ids(): Promise<string[]> {
+    // Every turn asks (for approvals resolved since the last one), and mostly there is no folder
+    // yet: asked so, no wait on the thread pool and no error object (issue 27).
+    if (!statSync(this.dir, { throwIfNoEntry: false })) return [];
     let names: string[];
     try {
       names = await readdir(this.dir);
