@@ -13,8 +13,8 @@ import { within } from './paths.js';
  * Bounds: at most MAX_FOLDERS folders are read, at most MAX_DEPTH deep, links are not followed
  * (git reaches a linked folder at its real place, which the scan reaches on its own when it is in
  * a writable place). Nothing is skipped by name: a repository inside node_modules is still obeyed
- * by git. When a bound is hit, `cutOff` says so: the command's result says the check was partial
- * and the run is tainted (fail closed).
+ * by git. When a bound is hit, or a folder cannot be listed whole (folder-listings.ts), `cutOff`
+ * says so: the command's result says the check was partial and the run is tainted (fail closed).
  */
 export interface GitControlScan {
   /** The places scanned (real paths). */
@@ -48,6 +48,7 @@ export function scanGitControl(roots: string[], limits: { maxFolders?: number; m
   const maxFolders = limits.maxFolders ?? MAX_FOLDERS;
   const maxDepth = limits.maxDepth ?? MAX_DEPTH;
   const scan: GitControlScan = { roots: roots.map(realOr), repos: [], control: [], missingHooks: [], sockets: [], fingerprint: new Map(), cutOff: null };
+  listings.beginScan();
   const seenRepos = new Set<string>();
   let folders = 0;
   const inRoots = (p: string) => roots.some((r) => within(p, r));
@@ -107,7 +108,8 @@ export function scanGitControl(roots: string[], limits: { maxFolders?: number; m
         scan.cutOff ??= `more than ${maxFolders} folders`;
         break;
       }
-      const entries = listings.list(dir);
+      const { entries, problem } = listings.list(dir);
+      if (problem) scan.cutOff ??= problem;
       if (isBareRepo(entries)) {
         addRepo(dir, null);
         continue;
@@ -155,7 +157,7 @@ export function gitControlChanges(before: GitControlScan, after: GitControlScan)
     if (was === print || print === 'missing') continue;
     lines.push(`this command ${was === 'missing' ? 'created' : 'changed'} ${p}, which decides what git runs; git run there obeys it`);
   }
-  if (after.cutOff) lines.push(`the workspace is too large to check completely for git repositories (${after.cutOff}): what this command did to git configuration beyond that is unknown`);
+  if (after.cutOff) lines.push(`the workspace could not be checked completely for git repositories (${after.cutOff}): what this command did to git configuration beyond that is unknown`);
   return [...new Set(lines)];
 }
 
@@ -164,8 +166,9 @@ function workTreeOf(gitDir: string): string {
 }
 
 function isBareRepo(entries: readonly FolderEntry[]): boolean {
-  const has = (name: string, dir: boolean) => entries.some((e) => e.name === name && e.kind === (dir ? 'folder' : 'file'));
-  return has('HEAD', false) && has('objects', true) && has('refs', true);
+  const has = (name: string, kinds: string[]) => entries.some((e) => e.name === name && kinds.includes(e.kind));
+  // git takes a HEAD that is a link as well (an old form it still reads).
+  return has('HEAD', ['file', 'link']) && has('objects', ['folder']) && has('refs', ['folder']);
 }
 
 function stamp(p: string): string {
