@@ -35,7 +35,11 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
   } as MockScript;
   const scriptFile = join(home, 'turn.script.json');
   writeFileSync(scriptFile, JSON.stringify(script));
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { a: { model: `mock:${scriptFile}`, tools: ['read_file'] } } }));
+  // A turn of one answer and no tool: what a turn costs before and after its steps (its session,
+  // the instruction files and skills it looks for, approvals resolved since the last one).
+  const answerFile = join(home, 'answer.script.json');
+  writeFileSync(answerFile, JSON.stringify({ steps: [{ text: 'done' }] }));
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ agents: { a: { model: `mock:${scriptFile}`, tools: ['read_file'] }, b: { model: `mock:${answerFile}`, tools: ['read_file'] } } }));
   const pepe = await createPepe({ home, env: {}, workspace, prompter: null });
   // The same runtime with an environment like a person's (70 variables, none a secret): every
   // transcript line and tool result asks which values are secret, and that reads the variables.
@@ -86,6 +90,10 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
     if (r.status !== 'ok' || r.content !== 'done: read every note') throw new Error(`bench turn did not finish: ${r.status} ${r.error ?? r.content}`);
   };
   const full = fullWith(pepe);
+  const answerOnly = async () => {
+    const r = await pepe.run({ agent: 'b', text: 'go', personPresent: false });
+    if (r.status !== 'ok' || r.content !== 'done') throw new Error(`bench one-answer turn did not finish: ${r.status} ${r.error ?? r.content}`);
+  };
   const fullEnv = fullWith(withEnv);
 
   // Once, watched: every read of the runtime's turn succeeds (a refused read would be cheaper).
@@ -97,6 +105,7 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
     await full();
     await fullEnv();
     await bare();
+    await answerOnly();
   }
   const rounds = ctx.quick ? 10 : 40;
   const s = await interleave(rounds, {
@@ -115,6 +124,11 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
       await fullEnv();
       return performance.now() - t;
     },
+    start: async () => {
+      const t = performance.now();
+      await answerOnly();
+      return performance.now() - t;
+    },
   });
   pepe.dispose();
   withEnv.dispose();
@@ -123,6 +137,7 @@ export async function turnSuite(ctx: SuiteContext): Promise<Figure[]> {
     figure('turn', 'turn.bare', `same ${STEPS} steps, bare loop (provider + tool called directly)`, 'ms', s.bare),
     figure('turn', 'turn.per_step', 'runtime cost per step ((pepe.run − bare) ÷ 20, paired)', 'ms/step', pairedDiff(s.runtime, s.bare, STEPS), { below: 0.25, targetText: '< 0.25 ms/step' }),
     figure('turn', 'turn.ratio', 'ratio pepe.run ÷ bare loop (paired)', '×', pairedRatio(s.runtime, s.bare), { below: 1.3, targetText: '≤ 1.3×' }),
+    figure('turn', 'turn.start', 'a turn of one answer and no tool, pepe.run (its fixed cost: session, instruction files, skills, resolved approvals)', 'ms', s.start, { note: '1.9–2.1 ms here before a missing place was asked synchronously (each cost a wait on the thread pool and an error object)' }),
     figure('turn', 'turn.env_added', 'added per step by an environment of 70 variables ((with − without) ÷ 20, paired)', 'ms/step', pairedDiff(s.runtimeEnv, s.runtime, STEPS), { note: 'the rows above run with an empty environment; 0.43 ms/step before the secret values were remembered between lines' }),
   ];
 }
