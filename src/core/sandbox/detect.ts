@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { bubblewrapArgs, setBubblewrapVersion } from './bubblewrap.js';
 import { confinementKey, forgetCachedConfinement, readCachedConfinement, writeCachedConfinement } from './detect-cache.js';
+import { withoutInherited } from './inherited-fds.js';
 import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
 /** Whether commands can be confined here, and how (spec 3.5). */
@@ -85,13 +86,23 @@ async function remembered(program: string, useStored: boolean, trial: () => Prom
   return status;
 }
 
+/** The probe's command, given /dev/null for the descriptors Pepe was started with (inherited-fds.ts), as every child is. */
 function run(file: string, args: string[]): Promise<{ ok: boolean; detail: string; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000, env: { PATH: '/usr/bin:/bin' } }, (error, stdout, stderr) => {
-      if (!error) return resolve({ ok: true, detail: '', stdout: String(stdout) });
-      const detail = (String(stderr).trim().split('\n').pop() || error.message).slice(0, 300);
-      resolve({ ok: false, detail, stdout: String(stdout) });
-    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const child = spawn(file, args, { env: { PATH: '/usr/bin:/bin' }, stdio: withoutInherited(['ignore', 'pipe', 'pipe']) });
+    const timer = setTimeout(() => child.kill('SIGTERM'), 10_000);
+    child.stdout?.on('data', (b: Buffer) => out.push(b));
+    child.stderr?.on('data', (b: Buffer) => err.push(b));
+    const done = (problem: string | null) => {
+      clearTimeout(timer);
+      const stdout = Buffer.concat(out).toString();
+      if (problem === null) return resolve({ ok: true, detail: '', stdout });
+      resolve({ ok: false, detail: (Buffer.concat(err).toString().trim().split('\n').pop() || problem).slice(0, 300), stdout });
+    };
+    child.on('error', (e) => done(e.message));
+    child.on('close', (code, signal) => done(code === 0 ? null : `${file} exited with ${signal ?? `status ${code}`}`));
   });
 }
 

@@ -2,7 +2,7 @@
  * Descriptors Pepe was started with and that are not closed on exec (a `make` jobserver's pipe, a
  * shell's `exec 20>>file`) reach none of its other children either: a workspace's hook, the
  * checkpoints' and tasks' git (through execa), the plugin host (whose own channel is fd 3), a
- * local MCP server. Pepe here is a child process given two such descriptors, 20 and 30, on files
+ * local MCP server, the confinement probe's bubblewrap. Pepe here is a child process given two such descriptors, 20 and 30, on files
  * outside the workspace (Node itself marks some low ones it was started with, such as 3 and 9,
  * closed on exec).
  */
@@ -72,6 +72,15 @@ describe('attacks: descriptors Pepe inherited, in its other children (spec 3.5)'
         `await mcp.start();`,
         `await mcpClosed;`,
         `out.mcp = mcpText;`,
+        // The confinement probe (fixed bubblewrap commands): what it hands bubblewrap, seen at spawn.
+        `const cp = (await import('node:child_process')).default;`,
+        `const { syncBuiltinESMExports } = await import('node:module');`,
+        `const probeStdio = []; const realSpawn = cp.spawn;`,
+        `cp.spawn = function (...a) { probeStdio.push(a[2]?.stdio ?? null); return realSpawn.apply(this, a); }; syncBuiltinESMExports();`,
+        `const { detectConfinement } = await import(${src('src/core/sandbox/detect.ts')});`,
+        `const status = await detectConfinement({ fresh: true });`,
+        `cp.spawn = realSpawn; syncBuiltinESMExports();`,
+        `out.probe = { confined: status.confined, fds: probeStdio.map((s) => (Array.isArray(s) ? [s[20] === undefined ? 'inherited' : typeof s[20], s[30] === undefined ? 'inherited' : typeof s[30]] : 'inherited')) };`,
         `process.stdout.write(JSON.stringify(out));`,
       ].join('\n'),
     );
@@ -85,7 +94,11 @@ describe('attacks: descriptors Pepe inherited, in its other children (spec 3.5)'
       child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
       const code = await new Promise<number | null>((done) => child.on('close', done));
       assert.equal(code, 0, stderr);
-      const out = JSON.parse(stdout) as { hook: string; execa: string; channel: string; mcp: string };
+      const out = JSON.parse(stdout) as { hook: string; execa: string; channel: string; mcp: string; probe: { confined: boolean; fds: unknown[] } };
+      // The probe's own commands are fixed (nothing of a workspace's), but get /dev/null all the same.
+      assert.equal(out.probe.confined, true);
+      assert.ok(out.probe.fds.length >= 2, `the probe's bubblewrap runs were seen: ${JSON.stringify(out.probe)}`);
+      for (const fds of out.probe.fds) assert.deepEqual(fds, ['number', 'number'], `the probe's descriptors 20 and 30: ${JSON.stringify(out.probe)}`);
       assert.match(out.hook, /^20 \/dev\/null\n30 \/dev\/null\n$/, `the hook's descriptors: ${out.hook}`);
       assert.match(out.execa, /^20 \/dev\/null\n30 \/dev\/null$/, `execa's child's descriptors: ${out.execa}`);
       assert.match(out.mcp, /^20 \/dev\/null\n30 \/dev\/null\n$/, `a local MCP server's descriptors: ${out.mcp}`);
