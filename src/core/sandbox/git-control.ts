@@ -44,7 +44,35 @@ const WORKTREE_CONTROL = ['gitdir', 'commondir', 'config.worktree'];
 /** The folders read by this process's scans, each read again only when it changed (folder-listings.ts). */
 const sharedListings = new FolderListings();
 
-export function scanGitControl(roots: string[], limits: { maxFolders?: number; maxDepth?: number } = {}, listings: FolderListings = sharedListings): GitControlScan {
+/** Folders a scan reads between two chances for the event loop to run (scanGitControlAsync). */
+export const FOLDERS_PER_STEP = 256;
+
+type ScanLimits = { maxFolders?: number; maxDepth?: number };
+
+/** The scan, whole, in one go (the sandbox's policy when no scan is given). */
+export function scanGitControl(roots: string[], limits: ScanLimits = {}, listings: FolderListings = sharedListings): GitControlScan {
+  const steps = scanSteps(roots, limits, listings);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same scan, letting the event loop run every FOLDERS_PER_STEP folders: a first scan of a large
+ * workspace takes tens to hundreds of milliseconds, which in the extension host would freeze the
+ * window, twice per command.
+ */
+export async function scanGitControlAsync(roots: string[], limits: ScanLimits = {}, listings: FolderListings = sharedListings): Promise<GitControlScan> {
+  const steps = scanSteps(roots, limits, listings);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((next) => setImmediate(next));
+  }
+}
+
+function* scanSteps(roots: string[], limits: ScanLimits, listings: FolderListings): Generator<void, GitControlScan> {
   const maxFolders = limits.maxFolders ?? MAX_FOLDERS;
   const maxDepth = limits.maxDepth ?? MAX_DEPTH;
   const scan: GitControlScan = { roots: roots.map(realOr), repos: [], control: [], missingHooks: [], sockets: [], fingerprint: new Map(), cutOff: null };
@@ -108,6 +136,7 @@ export function scanGitControl(roots: string[], limits: { maxFolders?: number; m
         scan.cutOff ??= `more than ${maxFolders} folders`;
         break;
       }
+      if (folders % FOLDERS_PER_STEP === 0) yield;
       const { entries, problem } = listings.list(dir);
       if (problem) scan.cutOff ??= problem;
       if (isBareRepo(entries)) {

@@ -5,7 +5,7 @@ import { SANDBOX_EXEC, seatbeltArgs } from './seatbelt.js';
 
 export { bubblewrapProgram, confinementFailed, detectConfinement, resetConfinementCache, type ConfinementStatus } from './detect.js';
 export { DEFAULT_MAX_PROCESSES, kindAt, sandboxPolicy, type ConfinementPolicy, type SandboxPolicyInput } from './policy.js';
-export { gitControlChanges, scanGitControl, type GitControlScan } from './git-control.js';
+export { gitControlChanges, scanGitControl, scanGitControlAsync, type GitControlScan } from './git-control.js';
 export { expandHome, TOOLCHAIN_HOME_ENTRIES } from './home-view.js';
 export { PidsCgroup, processLimitMethod, startGroupMoveWait, type ProcessLimitMethod } from './process-limit.js';
 export { bubblewrapArgs, bubblewrapBaseArgs, bubblewrapPolicyArgs, bubblewrapSetsEnv } from './bubblewrap.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import * as z from '../zod.js';
-import { expandHome, gitControlChanges, scanGitControl } from '../sandbox/index.js';
+import { expandHome, gitControlChanges, scanGitControlAsync } from '../sandbox/index.js';
 import { commandSearchPath, scrubEnv } from '../secrets/scrub.js';
 import { DEFAULT_SANDBOX_TIMEOUT_MS } from '../slots/builtin/sandbox.js';
 import { SandboxRefusedError } from '../slots/slot-service.js';
@@ -32,7 +32,7 @@ async function runInSandbox(ctx: ToolContext, program: string, argv: string[], c
   // a control file it changed is said (to the model and the person) and taints the run.
   const home = ctx.env.HOME;
   const roots = [ctx.workspace, ...(ctx.config.sandbox?.writable ?? []).map((p) => expandHome(p, home)).filter((p) => isAbsolute(p) && existsSync(p))];
-  const before = scanGitControl(roots);
+  const before = await scanGitControlAsync(roots);
   const opts = {
     cwd: dir,
     workspace: ctx.workspace,
@@ -45,7 +45,7 @@ async function runInSandbox(ctx: ToolContext, program: string, argv: string[], c
   };
   try {
     const { result } = await ctx.slots.sandboxRun(ctx.agent, program, argv, opts, slotEvents(ctx));
-    const changes = gitControlChanges(before, scanGitControl(roots));
+    const changes = gitControlChanges(before, await scanGitControlAsync(roots));
     for (const line of changes) ctx.markOutsideContent(`${program}: ${line}`);
     const notice = changes.map((line) => `\n[pepe: ${line}]`).join('');
     return { content: `exit status ${result.exitStatus}\n${result.output}${notice}`, isError: result.exitStatus !== 0 };

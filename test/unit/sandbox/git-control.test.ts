@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitControlChanges, scanGitControl } from '../../../src/core/sandbox/git-control.js';
+import { FOLDERS_PER_STEP, gitControlChanges, scanGitControl, scanGitControlAsync } from '../../../src/core/sandbox/git-control.js';
 
 describe('git control scan (spec 8.1)', () => {
   let ws: string;
@@ -62,6 +62,24 @@ describe('git control scan (spec 8.1)', () => {
     // A cut-off scan is said after the command, so the run is tainted (fail closed).
     const cut = scanGitControl([ws], { maxFolders: 3 });
     assert.match(gitControlChanges(cut, cut).join('\n'), /could not be checked completely for git repositories \(more than 3 folders\)/);
+  });
+
+  it('the scan a command waits for lets the event loop run while it reads a large workspace, and finds the same', async () => {
+    for (let i = 0; i < FOLDERS_PER_STEP * 4; i++) mkdirSync(join(ws, `pkg-${i % 40}`, `d-${i}`), { recursive: true });
+    gitDir(join(ws, 'pkg-3', 'd-3', '.git'));
+    let done = false;
+    let ranDuring = false;
+    const scanning = scanGitControlAsync([ws]).then((s) => {
+      done = true;
+      return s;
+    });
+    setImmediate(() => (ranDuring = !done));
+    const scan = await scanning;
+    assert.ok(ranDuring, 'other work ran while the scan was under way');
+    const whole = scanGitControl([ws]);
+    assert.deepEqual(scan.repos, whole.repos);
+    assert.deepEqual(scan.control, whole.control);
+    assert.deepEqual(scan.repos, [join(ws, 'pkg-3', 'd-3', '.git')]);
   });
 
   it('says what a command created or changed, and nothing for ordinary work', () => {
