@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { domText, onTestFailure, openViewContainer, openWorkbench, runCommand, sleep, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { answerProposedChange, domText, onTestFailure, openViewContainer, openWorkbench, runCommand, sleep, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
 import { buildChatTestExtension, chatFrame, chatFrameHandle, OPEN_PANEL } from './chat-harness';
 import { answerInput, docScreenshot, makePepeHome, pickItem, treeRows, waitForQuickInputClosed } from './pepe-ui';
 
@@ -258,7 +258,7 @@ describe('e2e: chat polish (issue 26)', function () {
     assert.ok(words.startsWith('editor wants to edit prices.py: 1 change, +3 \u22121.'), words);
     assert.doesNotMatch(words, /Risks:|search\/replace|relative to/);
     await docScreenshot(page, 'edit-beside-chat.png');
-    await runCommand(page, 'Pepe: Accept Proposed Change');
+    await answerProposedChange(page, 'Accept');
     await waitFor(() => (readFileSync(path.join(workspace, 'prices.py'), 'utf8') === PRICES_FIXED ? true : undefined), { timeoutMs: 30_000, what: 'the edit on disk' });
     await waitIdle();
     // Back from the diff: the answer after the edit is in view and the input has the keyboard.

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { domText, onTestFailure, openViewContainer, openWorkbench, runCommand, sleep, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { answerProposedChange, domText, onTestFailure, openViewContainer, openWorkbench, runCommand, sleep, waitFor, waitForWorkbench, type Workbench } from '../vscode/harness';
 import { buildChatTestExtension, chatFrame, chatFrameHandle, OPEN_PANEL } from './chat-harness';
 import { docScreenshot, expandView, makePepeHome, waitForTreeRow } from './pepe-ui';
 
@@ -126,7 +126,7 @@ describe('e2e: the controls (grants view, plan mode, context meter and budget)',
       { timeoutMs: 60_000, what: 'the diff asking about second.txt' },
     );
     assert.equal(existsSync(path.join(workspace, 'second.txt')), false, 'not written before the person answers');
-    await runCommand(page, 'Pepe: Accept Proposed Change');
+    await answerProposedChange(page, 'Accept');
     await waitFor(async () => (await transcriptText()).includes('Second done.') || undefined, { timeoutMs: 60_000, what: 'the second answer' });
     await waitIdle();
   });

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { clickDialogButton, dialogMessage, domText, onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, waitForWorkbench, type Workbench } from '../vscode/harness';
+import { answerProposedChange, clickDialogButton, dialogMessage, domText, onTestFailure, openWorkbench, runCommand, waitFor, waitForDialog, waitForWorkbench, type Workbench } from '../vscode/harness';
 import { chatFrame } from './chat-harness';
 import { docScreenshot, makePepeHome, pickItem, waitForQuickInputClosed } from './pepe-ui';
 
@@ -122,7 +122,7 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
       return diffText.includes('answer = 41') && diffText.includes('answer = 42') ? true : undefined;
     }, { timeoutMs: 30_000, what: 'both sides of the diff rendered' });
     await docScreenshot(page, 'edit-diff-approval.png');
-    await runCommand(page, 'Pepe: Accept Proposed Change');
+    await answerProposedChange(page, 'Accept');
     await waitFor(() => (readFileSync(file, 'utf8') === EDITED ? true : undefined), { timeoutMs: 30_000, what: 'the edit on disk' });
     await waitFor(() => (toolResults(home, 'accepter').some((r) => r.startsWith('edited accepted.ts')) ? true : undefined), { timeoutMs: 30_000, what: 'the tool result' });
     // The chat's card links to the file, and the turn offers its checkpoint.
@@ -151,7 +151,7 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
     const page = wb!.page;
     await startTurn(page, 'rejecter');
     await waitForDiff(page, 'rejected.ts');
-    await runCommand(page, 'Pepe: Reject Proposed Change');
+    await answerProposedChange(page, 'Reject');
     await waitFor(() => (toolResults(home, 'rejecter').length > 0 ? true : undefined), { timeoutMs: 30_000, what: 'the tool result' });
     assert.match(toolResults(home, 'rejecter')[0]!, /denied|not run|refused/i);
     assert.equal(readFileSync(path.join(workspace, 'rejected.ts'), 'utf8'), ORIGINAL);
@@ -168,7 +168,7 @@ describe('e2e: edits approved on a diff and applied through VS Code', function (
     assert.equal(readFileSync(path.join(workspace, 'dirty.ts'), 'utf8'), ORIGINAL);
     await startTurn(page, 'careful');
     await waitForDiff(page, 'dirty.ts');
-    await runCommand(page, 'Pepe: Accept Proposed Change');
+    await answerProposedChange(page, 'Accept');
     await waitFor(() => (toolResults(home, 'careful').length > 0 ? true : undefined), { timeoutMs: 30_000, what: 'the tool result' });
     assert.match(toolResults(home, 'careful')[0]!, /unsaved changes in the editor/);
     assert.equal(readFileSync(path.join(workspace, 'dirty.ts'), 'utf8'), ORIGINAL, 'the file on disk is as it was');

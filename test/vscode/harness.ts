@@ -511,6 +511,25 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   throw new Error(`command "${title}" not found in the command palette within ${timeoutMs} ms; it listed: ${seen.slice(0, 8).join(' | ') || 'nothing'}`);
 }
 
+/**
+ * Answers the one proposed file change open (its diff tab says "Accept or Reject") through the
+ * palette's "Pepe: Accept/Reject Proposed Change", and waits for its diff to close, which Pepe does
+ * once the answer is taken. On a loaded machine the palette's list can change under the keystroke
+ * that picks the command (another command ran instead, and the change waited on): when the diff is
+ * still open after a while, the command is run again. A second run after one that was only slow
+ * finds no change open and does nothing.
+ */
+export async function answerProposedChange(page: Page, answer: 'Accept' | 'Reject', timeoutMs = 60_000): Promise<void> {
+  const open = async () => (await page.locator('.tabs-container .tab').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).some((l) => domText(l).includes('(Accept or Reject)'));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await runCommand(page, `Pepe: ${answer} Proposed Change`, Math.max(1, deadline - Date.now()));
+    const closed = await waitFor(async () => ((await open()) ? undefined : true), { timeoutMs: Math.max(1, Math.min(15_000, deadline - Date.now())), what: 'the proposed change answered' }).catch(() => false);
+    if (closed) return;
+  }
+  throw new Error(`the proposed change was still waiting for an answer after ${timeoutMs} ms`);
+}
+
 /** Clicks the button labelled `text` in the modal dialog (`.monaco-dialog-box`). */
 export async function clickDialogButton(page: Page, text: string, timeoutMs = 30_000): Promise<void> {
   const dialog = page.locator('.monaco-dialog-box');
